@@ -1,0 +1,84 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Analysis } from './types';
+import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
+import { parseBoard } from './board';
+import { render, writeFileAtomic } from './render';
+
+export interface BatchOptions extends AnalyzeOptions {
+  /** A file (one input) or a folder (several); default: `<name>.annotated.png` beside each input. */
+  output?: string;
+}
+
+export interface FileResult {
+  analysis: Analysis;
+  /** The annotated PNG written, if any. */
+  output: string | null;
+}
+
+const IMAGE = /\.(png|jpe?g|webp|gif|tiff?|avif)$/i;
+const OURS = /\.(annotated|debug)\.png$/i;
+
+/** Inputs as given, with each folder replaced by the images in it (sorted by name). */
+export async function expandInputs(inputs: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const input of inputs) {
+    const stat = await fs.stat(input).catch(() => null);
+    if (!stat?.isDirectory()) {
+      files.push(input);
+      continue;
+    }
+    const names = (await fs.readdir(input)).filter((n) => IMAGE.test(n) && !OURS.test(n)).sort();
+    files.push(...names.map((n) => path.join(input, n)));
+  }
+  return files;
+}
+
+/** Analyses each file in turn, writing annotated images; a bad file becomes an error result, the rest go on. */
+export async function runBatch(files: string[], options: BatchOptions, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
+  const results: FileResult[] = [];
+  const toFolder = files.length > 1 || (options.output !== undefined && (await isFolderTarget(options.output)));
+  if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
+  for (const file of files) {
+    const result = await runOne(file, files, options, toFolder);
+    results.push(result);
+    onResult?.(result);
+  }
+  return results;
+}
+
+async function runOne(file: string, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {
+  if (/\.txt$/i.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null };
+  const { analysis, image } = await analyzeImage(file, file, options);
+  if (!image || !analysis.grid || !analysis.deductions) return { analysis, output: null };
+  const output = outputPath(file, options.output, toFolder);
+  try {
+    if (all.some((input) => path.resolve(input) === path.resolve(output))) throw new Error(`refusing to overwrite the input ${output}`);
+    const d = analysis.deductions;
+    const headline = analysis.status === 'inconsistent' ? 'Inconsistent board: no mine layout fits these counts' : undefined;
+    const png = await render(image, analysis.grid, { mines: coordsOf(d.mines), safe: coordsOf(d.safe), unreadable: analysis.unreadable, headline });
+    await writeFileAtomic(output, png);
+    return { analysis, output };
+  } catch (err) {
+    return { analysis: { ...failed(file, err), board: analysis.board }, output: null };
+  }
+}
+
+async function analyzeTextBoard(file: string, options: BatchOptions): Promise<Analysis> {
+  try {
+    return analyzeBoard(parseBoard(await fs.readFile(file, 'utf8')), file, options);
+  } catch (err) {
+    return failed(file, err instanceof Error && 'code' in err ? `cannot read ${file}` : err);
+  }
+}
+
+function outputPath(file: string, output: string | undefined, toFolder: boolean): string {
+  const name = path.basename(file).replace(/\.[^.]+$/, '') + '.annotated.png';
+  if (output === undefined) return path.join(path.dirname(file), name);
+  return toFolder ? path.join(output, name) : output;
+}
+
+async function isFolderTarget(output: string): Promise<boolean> {
+  if (output.endsWith('/') || output.endsWith(path.sep)) return true;
+  return fs.stat(output).then((s) => s.isDirectory(), () => false);
+}

@@ -1,0 +1,120 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import yargs from 'yargs';
+import { expandInputs, runBatch, FileResult } from './batch';
+import { learn } from './learn';
+import { parseBoard } from './board';
+import { saveSkin } from './skin';
+import { boardText, summaryLine, toJson } from './report';
+
+export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3 } as const;
+
+class UsageError extends Error {}
+
+/** Runs the command line; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    let code: number = EXIT.ok;
+    await parser(argv, (c) => (code = c)).parseAsync();
+    return code;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`mine-assist: ${err.message}\nTry 'mine-assist --help'.\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`mine-assist: internal error: ${err instanceof Error ? err.stack : String(err)}\n`);
+    return EXIT.internal;
+  }
+}
+
+function parser(argv: string[], setCode: (code: number) => void) {
+  return yargs(argv)
+    .scriptName('mine-assist')
+    .usage('$0 <image|dir|board.txt>... [options]\n\nFinds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly mines or certainly safe, and writes <name>.annotated.png beside the input with them marked (red disc = mine, green check = safe, orange dashed frame = unreadable). A board text file (.txt) runs the solver alone.')
+    .command('$0 <inputs..>', false, (y) => y
+      .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'screenshots, folders of screenshots, or board text files' })
+      .option('o', { alias: 'output', type: 'string', describe: 'output file (one input) or folder (several inputs)' })
+      .option('skin', { type: 'string', describe: 'built-in skin name or skin folder (default: best fit of the built-in skins)' })
+      .option('mines', { type: 'number', describe: 'total mines in the game, flags included (adds the count to the deductions)' })
+      .option('json', { type: 'boolean', default: false, describe: 'print one JSON object per input (an array for several)' })
+      .option('board', { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' })
+      .option('trust-flags', { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints' }), async (args) => {
+      setCode(await analyzeCommand(args as unknown as AnalyzeArgs));
+    })
+    .command('learn <images..>', 'build a skin from screenshots and their board texts', (y) => y
+      .positional('images', { type: 'string', array: true, demandOption: true, describe: 'screenshots of one game' })
+      .option('board', { type: 'string', array: true, demandOption: true, describe: 'board text for each screenshot, in order' })
+      .option('name', { type: 'string', demandOption: true, describe: 'the skin name' })
+      .option('out', { type: 'string', describe: 'folder to write the skin to (default: ./<name>)' }), async (args) => {
+      setCode(await learnCommand(args as unknown as LearnArgs));
+    })
+    .example('$0 shot.png', 'writes shot.annotated.png')
+    .example('$0 shots/ -o out/ --json', 'a whole folder, one JSON array')
+    .example('$0 board.txt --board', 'solve a text board (. hidden, 0-8 counts, F flag)')
+    .example('$0 learn shot.png --board shot.board.txt --name mygame --out skins/mygame', 'teach it a new skin')
+    .epilogue('Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed.')
+    .strict()
+    .help()
+    .version()
+    .fail((message, err) => {
+      if (err) throw err;
+      throw new UsageError(message);
+    });
+}
+
+interface AnalyzeArgs {
+  inputs: string[];
+  output?: string;
+  skin?: string;
+  mines?: number;
+  json: boolean;
+  board: boolean;
+  trustFlags: boolean;
+}
+
+async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
+  if (args.mines !== undefined && !(Number.isInteger(args.mines) && args.mines >= 0)) throw new UsageError('--mines takes a whole number ≥ 0');
+  const files = await expandInputs(args.inputs);
+  if (!files.length) throw new UsageError('no input images found');
+  const printBoard = args.board;
+  const results = await runBatch(files, { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags }, (r) => {
+    if (!args.json) printResult(r, printBoard, files.length > 1);
+  });
+  if (args.json) {
+    const json = results.map((r) => toJson(r.analysis, r.output));
+    process.stdout.write(JSON.stringify(files.length === 1 && args.inputs.length === 1 && json.length === 1 && !(await isDir(args.inputs[0])) ? json[0] : json, null, 2) + '\n');
+  }
+  return results.every((r) => r.analysis.status === 'ok') ? EXIT.ok : EXIT.input;
+}
+
+function printResult(r: FileResult, printBoard: boolean, several: boolean): void {
+  if (r.analysis.status === 'error') process.stderr.write(summaryLine(r.analysis, r.output) + '\n');
+  else if (!printBoard) process.stdout.write(summaryLine(r.analysis, r.output) + '\n');
+  if (printBoard && r.analysis.board) process.stdout.write((several ? `== ${r.analysis.file}\n` : '') + boardText(r.analysis));
+}
+
+interface LearnArgs {
+  images: string[];
+  board: string[];
+  name: string;
+  out?: string;
+}
+
+async function learnCommand(args: LearnArgs): Promise<number> {
+  if (args.board.length !== args.images.length) throw new UsageError(`learn needs one --board per image (${args.images.length} images, ${args.board.length} boards)`);
+  try {
+    const sources = await Promise.all(args.images.map(async (image, i) => ({ image, board: parseBoard(await fs.readFile(args.board[i], 'utf8')) })));
+    const skin = await learn(sources, args.name);
+    const out = args.out ?? path.join('.', args.name);
+    await saveSkin(skin, out);
+    process.stdout.write(`skin '${skin.name}': ${skin.templates.length} templates of ${skin.cellSize} px written to ${out}\n`);
+    return EXIT.ok;
+  } catch (err) {
+    process.stderr.write(`mine-assist learn: ${err instanceof Error ? err.message : String(err)}\n`);
+    return EXIT.input;
+  }
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return fs.stat(p).then((s) => s.isDirectory(), () => false);
+}

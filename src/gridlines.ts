@@ -1,0 +1,32 @@
+import type { Grid, RgbaImage } from './types';
+
+/**
+ * How strongly the image shows grid line k of the grid (axis 'x': the vertical line at left + k*pitchX,
+ * measured over the grid's rows): the mean, over the line's length, of the largest colour step across it
+ * within a narrow band, so a line a pixel off the fitted position still counts.
+ */
+export function gridLineStrength(image: RgbaImage, grid: Grid, axis: 'x' | 'y', k: number): number {
+  const vertical = axis === 'x';
+  const pitch = vertical ? grid.pitchX : grid.pitchY;
+  const at = Math.round((vertical ? grid.left : grid.top) + k * pitch);
+  const band = Math.max(1, Math.round(pitch * 0.08));
+  const from = Math.round(vertical ? grid.top : grid.left);
+  const to = Math.round(from + (vertical ? grid.rows * grid.pitchY : grid.cols * grid.pitchX));
+  let total = 0;
+  for (let t = from; t < to; t++) {
+    let strongest = 0;
+    for (let s = at - band; s <= at + band; s++) {
+      strongest = Math.max(strongest, vertical ? step(image, s - 1, t, s, t) : step(image, t, s - 1, t, s));
+    }
+    total += strongest;
+  }
+  return to > from ? total / (to - from) : 0;
+}
+
+function step(image: RgbaImage, x0: number, y0: number, x1: number, y1: number): number {
+  const { width, height, data } = image;
+  if (x0 < 0 || y0 < 0 || x1 >= width || y1 >= height) return 0;
+  const a = (y0 * width + x0) * 4;
+  const b = (y1 * width + x1) * 4;
+  return Math.abs(data[a] - data[b]) + Math.abs(data[a + 1] - data[b + 1]) + Math.abs(data[a + 2] - data[b + 2]);
+}

@@ -1,0 +1,14 @@
+export * from './types';
+export { decode, DecodeError } from './decode';
+export { locate, NoBoardError } from './locate';
+export { fitGrid } from './grid';
+export { classify } from './classify';
+export { encode } from './encode';
+export { solve } from './solve';
+export { render } from './render';
+export { parseBoard, formatBoard } from './board';
+export { loadSkin, saveSkin, builtinSkinNames } from './skin';
+export { learn } from './learn';
+export { analyzeImage, analyzeBoard } from './analyze';
+export { runBatch, expandInputs } from './batch';
+export { toJson, boardText } from './report';

@@ -1,0 +1,97 @@
+import type { Board, Cell, Grid, RgbaImage, Skin, Template } from './types';
+import { decode } from './decode';
+import { locate } from './locate';
+import { fitGrid } from './grid';
+import { cellPatch, Patch, rmsDistance } from './pixels';
+
+export const DEFAULT_THRESHOLDS = { inset: 0.12, maxDistance: 45, maxRatio: 0.8 };
+const MAX_SAMPLES = 8;
+/** A sample joins its label's templates only if it differs this much (RMS) from every one kept so far. */
+const MIN_SPREAD = 6;
+
+export class LearnError extends Error {}
+
+export interface LearnSource {
+  image: string | Buffer;
+  board: Board;
+}
+
+/** Builds a skin from screenshots and their board texts: per label, a few samples that differ most. */
+export async function learn(sources: LearnSource[], name: string): Promise<Skin> {
+  const cells: { label: Cell; image: RgbaImage; pitch: number }[] = [];
+  for (const source of sources) cells.push(...(await cutCells(source)));
+  const cellSize = Math.round(median(cells.map((c) => c.pitch)));
+  const byLabel = new Map<Cell, RgbaImage[]>();
+  for (const c of cells) byLabel.set(c.label, [...(byLabel.get(c.label) ?? []), resize(c.image, cellSize)]);
+  const templates: Template[] = [];
+  for (const [label, images] of [...byLabel].sort()) {
+    for (const image of spreadSamples(images, DEFAULT_THRESHOLDS.inset)) templates.push({ label, image });
+  }
+  return { name, cellSize, ...DEFAULT_THRESHOLDS, templates };
+}
+
+async function cutCells({ image: input, board }: LearnSource): Promise<{ label: Cell; image: RgbaImage; pitch: number }[]> {
+  const image = await decode(input);
+  const grid = fitGrid(image, await locate(image));
+  if (grid.rows !== board.rows || grid.cols !== board.cols) {
+    throw new LearnError(`the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells`);
+  }
+  const pitch = (grid.pitchX + grid.pitchY) / 2;
+  const out = [];
+  for (let row = 0; row < grid.rows; row++) {
+    for (let col = 0; col < grid.cols; col++) {
+      out.push({ label: board.cells[row][col], image: cutCell(image, grid, row, col, Math.round(pitch)), pitch });
+    }
+  }
+  return out;
+}
+
+function cutCell(image: RgbaImage, grid: Grid, row: number, col: number, size: number): RgbaImage {
+  return toImage(cellPatch(image, grid, row, col, 0, size));
+}
+
+function resize(image: RgbaImage, size: number): RgbaImage {
+  if (image.width === size && image.height === size) return image;
+  return cutCell(image, { rows: 1, cols: 1, left: 0, top: 0, pitchX: image.width, pitchY: image.height }, 0, 0, size);
+}
+
+function toImage(patch: Patch): RgbaImage {
+  const data = new Uint8Array(patch.size * patch.size * 4);
+  for (let i = 0; i < patch.size * patch.size; i++) {
+    for (let ch = 0; ch < 3; ch++) data[i * 4 + ch] = Math.round(patch.rgb[i * 3 + ch]);
+    data[i * 4 + 3] = 255;
+  }
+  return { width: patch.size, height: patch.size, data };
+}
+
+/** Farthest-point sampling: start from the most typical sample, then add the one least like those kept. */
+function spreadSamples(images: RgbaImage[], inset: number): RgbaImage[] {
+  const size = Math.max(3, Math.round(images[0].width * (1 - 2 * inset)));
+  const patches = images.map((im) => cellPatch(im, { rows: 1, cols: 1, left: 0, top: 0, pitchX: im.width, pitchY: im.height }, 0, 0, inset, size));
+  const pool = patches.length > 200 ? patches.filter((_, i) => i % Math.ceil(patches.length / 200) === 0) : patches;
+  const first = typical(pool);
+  const kept = [first];
+  const gap = pool.map((p) => rmsDistance(p, first));
+  while (kept.length < MAX_SAMPLES) {
+    const far = gap.indexOf(Math.max(...gap));
+    if (gap[far] < MIN_SPREAD) break;
+    kept.push(pool[far]);
+    pool.forEach((p, i) => (gap[i] = Math.min(gap[i], rmsDistance(p, pool[far]))));
+  }
+  return kept.map((p) => images[patches.indexOf(p)]);
+}
+
+function typical(pool: Patch[]): Patch {
+  let best = pool[0];
+  let bestSum = Infinity;
+  for (const a of pool.slice(0, 50)) {
+    const sum = pool.reduce((s, b) => s + rmsDistance(a, b), 0);
+    if (sum < bestSum) [best, bestSum] = [a, sum];
+  }
+  return best;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}

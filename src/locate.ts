@@ -1,0 +1,162 @@
+import { debuglog } from 'node:util';
+import type { Rect, RgbaImage } from './types';
+
+// OpenCV is loaded lazily, once per process: its WASM start-up costs ~300 ms and ~130 MB.
+type OpenCv = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+let opencv: Promise<{ cv: OpenCv }> | null = null;
+const trace = debuglog('mine-assist');
+
+export class NoBoardError extends Error {}
+
+/** The board found in a screenshot: its region and the cell outlines that make up its lattice. */
+export interface Located {
+  region: Rect;
+  /** Outlines of cells found (not every cell has one); all of one size, on one lattice. */
+  boxes: Rect[];
+  /** First estimates of the pitch (median gap between neighbouring outlines). */
+  pitchX: number;
+  pitchY: number;
+}
+
+const MIN_SIDE = 6;
+const MAX_SIDE = 130;
+/** Outlines up to this many cells apart link into one lattice (cells without an outline lie between). */
+const LINK = 5;
+
+/** Finds the board: the largest set of same-sized square outlines lying on one regular lattice. */
+export async function locate(image: RgbaImage): Promise<Located> {
+  const outlines = await squareOutlines(image);
+  const side = modalSide(outlines);
+  const boxes = dedupe(outlines.filter((b) => Math.abs(sideOf(b) - side) <= 0.12 * side + 1), side);
+  const pitchX = nearestGap(boxes, 'x', side);
+  const pitchY = nearestGap(boxes, 'y', side);
+  const board = largestLattice(boxes, pitchX, pitchY);
+  trace('locate: %d outlines, side %d, pitch %d×%d, lattice %d', outlines.length, side, pitchX, pitchY, board.length);
+  if (board.length < 6) throw new NoBoardError('no board found: no regular grid of cells in the image');
+  return { region: union(board), boxes: board, pitchX, pitchY };
+}
+
+/** The module object is a thenable that never settles, so it travels wrapped, never awaited itself. */
+function loadOpenCv(): Promise<{ cv: OpenCv }> {
+  opencv ??= new Promise((resolve) => {
+    const cv = require('@techstark/opencv-js'); // eslint-disable-line @typescript-eslint/no-require-imports
+    if (cv.Mat) resolve({ cv });
+    else cv.onRuntimeInitialized = () => resolve({ cv });
+  });
+  return opencv;
+}
+
+async function squareOutlines(image: RgbaImage): Promise<Rect[]> {
+  const { cv } = await loadOpenCv();
+  const mats: { delete(): void }[] = [];
+  const keep = <T extends { delete(): void }>(m: T): T => (mats.push(m), m);
+  try {
+    const src = keep(cv.matFromArray(image.height, image.width, cv.CV_8UC4, image.data));
+    const gray = keep(new cv.Mat());
+    cv.cvtColor(src, gray, cv.COLOR_RGBA2GRAY);
+    const edges = keep(new cv.Mat());
+    cv.Canny(gray, edges, 20, 60);
+    const contours = keep(new cv.MatVector());
+    cv.findContours(edges, contours, keep(new cv.Mat()), cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
+    const found: Rect[] = [];
+    for (let i = 0; i < contours.size(); i++) {
+      const contour = contours.get(i);
+      const r = cv.boundingRect(contour);
+      const fill = cv.contourArea(contour) / Math.max(1, r.width * r.height);
+      contour.delete();
+      if (isSquare(r) && fill >= 0.5) found.push({ left: r.x, top: r.y, width: r.width, height: r.height });
+    }
+    return found;
+  } finally {
+    for (const m of mats) m.delete();
+  }
+}
+
+function isSquare(r: { width: number; height: number }): boolean {
+  const ratio = r.width / r.height;
+  return r.width >= MIN_SIDE && r.height >= MIN_SIDE && r.width <= MAX_SIDE && r.height <= MAX_SIDE
+    && ratio > 0.75 && ratio < 1.33;
+}
+
+const sideOf = (b: Rect): number => (b.width + b.height) / 2;
+const centerX = (b: Rect): number => b.left + b.width / 2;
+const centerY = (b: Rect): number => b.top + b.height / 2;
+
+/** The side length shared by most outlines (counting those within ±8% of it). */
+function modalSide(boxes: Rect[]): number {
+  let best = 0;
+  let bestCount = 0;
+  for (let side = MIN_SIDE; side <= MAX_SIDE; side++) {
+    const count = boxes.filter((b) => Math.abs(sideOf(b) - side) <= 0.08 * side + 0.5).length;
+    if (count > bestCount) [best, bestCount] = [side, count];
+  }
+  return best;
+}
+
+/** Nested contours (inner and outer edge of one cell) collapse to one outline per cell. */
+function dedupe(boxes: Rect[], side: number): Rect[] {
+  const seen = new Map<string, Rect>();
+  const q = Math.max(2, side / 3);
+  for (const b of boxes) {
+    const key = `${Math.round(centerX(b) / q)},${Math.round(centerY(b) / q)}`;
+    if (!seen.has(key)) seen.set(key, b);
+  }
+  return [...seen.values()];
+}
+
+/** Median distance from an outline to its nearest neighbour along one axis: a first estimate of the pitch. */
+function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
+  const along = axis === 'x' ? centerX : centerY;
+  const across = axis === 'x' ? centerY : centerX;
+  const gaps: number[] = [];
+  for (const a of boxes) {
+    let gap = Infinity;
+    for (const b of boxes) {
+      const d = along(b) - along(a);
+      if (d > 0.6 * side && d < gap && Math.abs(across(b) - across(a)) < side / 3) gap = d;
+    }
+    if (gap < 1.9 * side) gaps.push(gap);
+  }
+  gaps.sort((p, q) => p - q);
+  return gaps.length ? gaps[gaps.length >> 1] : side;
+}
+
+/** The largest group of outlines linked through neighbours that sit a whole number of pitches apart. */
+function largestLattice(boxes: Rect[], pitchX: number, pitchY: number): Rect[] {
+  const parent = boxes.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  const buckets = new Map<string, number[]>();
+  const key = (bx: number, by: number): string => `${bx},${by}`;
+  boxes.forEach((b, i) => {
+    const k = key(Math.floor(centerX(b) / pitchX), Math.floor(centerY(b) / pitchY));
+    buckets.set(k, [...(buckets.get(k) ?? []), i]);
+  });
+  boxes.forEach((a, i) => {
+    const bx = Math.floor(centerX(a) / pitchX);
+    const by = Math.floor(centerY(a) / pitchY);
+    for (let dy = -LINK; dy <= LINK; dy++) {
+      for (let dx = -LINK; dx <= LINK; dx++) {
+        for (const j of buckets.get(key(bx + dx, by + dy)) ?? []) {
+          if (j > i && onLattice(a, boxes[j], pitchX, pitchY)) parent[find(j)] = find(i);
+        }
+      }
+    }
+  });
+  const groups = new Map<number, Rect[]>();
+  boxes.forEach((b, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), b]));
+  return [...groups.values()].reduce((a, b) => (b.length > a.length ? b : a), []);
+}
+
+function onLattice(a: Rect, b: Rect, pitchX: number, pitchY: number): boolean {
+  const fx = (centerX(b) - centerX(a)) / pitchX;
+  const fy = (centerY(b) - centerY(a)) / pitchY;
+  return Math.abs(fx - Math.round(fx)) < 0.2 && Math.abs(fy - Math.round(fy)) < 0.2;
+}
+
+function union(boxes: Rect[]): Rect {
+  const left = Math.min(...boxes.map((b) => b.left));
+  const top = Math.min(...boxes.map((b) => b.top));
+  const right = Math.max(...boxes.map((b) => b.left + b.width));
+  const bottom = Math.max(...boxes.map((b) => b.top + b.height));
+  return { left, top, width: right - left, height: bottom - top };
+}

@@ -1,0 +1,72 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Cell, Skin, Template } from './types';
+import { decode } from './decode';
+import { writePng } from './render';
+
+/** Where the built-in skins live: `skins/` at the package root (one level above src/ and dist/). */
+export const BUILTIN_SKINS = path.resolve(__dirname, '..', 'skins');
+
+const FILE_NAMES: Record<string, string> = { '.': 'hidden', F: 'flag', '?': 'question', '*': 'mine', X: 'exploded', '!': 'wrong-flag' };
+const LABELS = Object.fromEntries(Object.entries(FILE_NAMES).map(([label, name]) => [name, label]));
+
+interface SkinJson {
+  name: string;
+  cellSize: number;
+  inset: number;
+  maxDistance: number;
+  maxRatio: number;
+}
+
+export class SkinError extends Error {}
+
+/** Loads a skin from a folder, or a built-in skin by name. */
+export async function loadSkin(nameOrDir: string): Promise<Skin> {
+  const dir = (await isDir(nameOrDir)) ? nameOrDir : path.join(BUILTIN_SKINS, nameOrDir);
+  let json: SkinJson;
+  try {
+    json = JSON.parse(await fs.readFile(path.join(dir, 'skin.json'), 'utf8')) as SkinJson;
+  } catch {
+    throw new SkinError(`no skin named '${nameOrDir}' (a built-in name or a folder with skin.json)`);
+  }
+  const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.png')).sort();
+  const templates: Template[] = [];
+  for (const file of files) {
+    const label = labelOf(file);
+    if (label !== null) templates.push({ label, image: await decode(path.join(dir, file)) });
+  }
+  if (!templates.length) throw new SkinError(`skin '${nameOrDir}' has no templates`);
+  return { ...json, templates };
+}
+
+export async function builtinSkinNames(): Promise<string[]> {
+  const entries = await fs.readdir(BUILTIN_SKINS, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+}
+
+/** Writes skin.json and one PNG per template (`1.png`, `1-b.png`, … for several samples of a label). */
+export async function saveSkin(skin: Skin, dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+  const { templates, ...json } = skin;
+  await fs.writeFile(path.join(dir, 'skin.json'), JSON.stringify(json, null, 2) + '\n');
+  const seen = new Map<Cell, number>();
+  for (const t of templates) {
+    const n = seen.get(t.label) ?? 0;
+    seen.set(t.label, n + 1);
+    await writePng(t.image, path.join(dir, `${FILE_NAMES[t.label] ?? t.label}${suffix(n)}.png`));
+  }
+}
+
+function suffix(n: number): string {
+  return n === 0 ? '' : '-' + String.fromCharCode(97 + n);
+}
+
+function labelOf(file: string): Cell | null {
+  const name = file.replace(/\.png$/, '').replace(/-[a-z]$/, '');
+  if (/^[0-8]$/.test(name)) return name;
+  return LABELS[name] ?? null;
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return fs.stat(p).then((s) => s.isDirectory(), () => false);
+}
