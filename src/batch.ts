@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Analysis } from './types';
+import type { Analysis, Coord } from './types';
 import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
 import { parseBoard } from './board';
 import { render, writeFileAtomic } from './render';
@@ -56,7 +56,10 @@ async function runOne(file: string, all: string[], options: BatchOptions, toFold
     if (all.some((input) => path.resolve(input) === path.resolve(output))) throw new Error(`refusing to overwrite the input ${output}`);
     const d = analysis.deductions;
     const headline = analysis.status === 'inconsistent' ? 'Inconsistent board: no mine layout fits these counts' : undefined;
-    const png = await render(image, analysis.grid, { mines: coordsOf(d.mines), safe: coordsOf(d.safe), unreadable: analysis.unreadable, headline });
+    const flagged = new Set(analysis.flags.proven.concat(analysis.flags.wrong).map(String));
+    const fresh = (cells: string[]): Coord[] => coordsOf(cells).filter((c) => !flagged.has(String(c)));
+    const { proven, wrong } = analysis.flags;
+    const png = await render(image, analysis.grid, { mines: fresh(d.mines), safe: fresh(d.safe), unreadable: analysis.unreadable, provenFlags: proven, wrongFlags: wrong, headline });
     await writeFileAtomic(output, png);
     return { analysis, output };
   } catch (err) {

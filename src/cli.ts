@@ -78,7 +78,8 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   if (!files.length) throw new UsageError('no input images found');
   const printBoard = args.board;
   const results = await runBatch(files, { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags }, (r) => {
-    if (!args.json) printResult(r, printBoard, files.length > 1);
+    if (r.analysis.status === 'error') process.stderr.write(summaryLine(r.analysis, r.output) + '\n');
+    else if (!args.json) printResult(r, printBoard, files.length > 1);
   });
   if (args.json) {
     const json = results.map((r) => toJson(r.analysis, r.output));
@@ -88,9 +89,8 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
 }
 
 function printResult(r: FileResult, printBoard: boolean, several: boolean): void {
-  if (r.analysis.status === 'error') process.stderr.write(summaryLine(r.analysis, r.output) + '\n');
-  else if (!printBoard) process.stdout.write(summaryLine(r.analysis, r.output) + '\n');
-  if (printBoard && r.analysis.board) process.stdout.write((several ? `== ${r.analysis.file}\n` : '') + boardText(r.analysis));
+  if (!printBoard) process.stdout.write(summaryLine(r.analysis, r.output) + '\n');
+  else process.stdout.write((several ? `== ${r.analysis.file}\n` : '') + boardText(r.analysis));
 }
 
 interface LearnArgs {

@@ -5,9 +5,13 @@ import type { Coord, Grid, RgbaImage } from './types';
 
 /** What to draw: cells as [row, col]. */
 export interface Marks {
+  /** Certain mines not flagged yet, and certain safe cells. */
   mines: Coord[];
   safe: Coord[];
   unreadable: Coord[];
+  /** Flags proven to be mines, and flags proven wrong (certainly safe). */
+  provenFlags: Coord[];
+  wrongFlags: Coord[];
   /** One line shown at the top of the legend, e.g. a status other than ok. */
   headline?: string;
 }
@@ -23,6 +27,8 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks): Promis
     ...marks.mines.map((c) => mineMark(grid, c)),
     ...marks.safe.map((c) => safeMark(grid, c)),
     ...marks.unreadable.map((c) => unreadableMark(grid, c)),
+    ...marks.provenFlags.map((c) => provenFlagMark(grid, c)),
+    ...marks.wrongFlags.map((c) => wrongFlagMark(grid, c)),
     legend(image, grid, marks),
     '</svg>',
   ].join('');
@@ -90,18 +96,48 @@ function unreadableMark(grid: Grid, cell: Coord): string {
     + `stroke="${UNREADABLE}" stroke-width="${f(w)}" stroke-dasharray="${f(w * 2)},${f(w)}"/>`;
 }
 
-/** Counts with the marks' own symbols, in a box under the board (above it, or inside, when there is no room). */
+/** A flag the counts prove: a thin red ring, so the flag itself stays visible. */
+function provenFlagMark(grid: Grid, cell: Coord): string {
+  const b = cellBox(grid, cell);
+  const r = Math.min(b.w, b.h) * 0.44;
+  return `<circle cx="${f(b.cx)}" cy="${f(b.cy)}" r="${f(r)}" fill="none" stroke="${MINE}" stroke-width="${f(Math.max(1, r * 0.12))}"/>`;
+}
+
+/** A flag the counts prove wrong: a magenta cross over it. */
+function wrongFlagMark(grid: Grid, cell: Coord): string {
+  const b = cellBox(grid, cell);
+  const s = Math.min(b.w, b.h);
+  const d = `M${f(b.x + s * 0.2)},${f(b.y + s * 0.2)} L${f(b.x + s * 0.8)},${f(b.y + s * 0.8)} M${f(b.x + s * 0.8)},${f(b.y + s * 0.2)} L${f(b.x + s * 0.2)},${f(b.y + s * 0.8)}`;
+  return `<path d="${d}" stroke="#d0f" stroke-width="${f(Math.max(1.5, s * 0.14))}" stroke-linecap="round"/>`;
+}
+
+/** Counts beside the marks' own symbols, in a box under the board (above it, or inside, when there is no room). */
 function legend(image: RgbaImage, grid: Grid, marks: Marks): string {
-  const size = Math.round(Math.min(Math.max(grid.pitchY * 0.75, 12), 28));
-  const lines = [marks.headline, `${marks.mines.length} certain mines   ${marks.safe.length} certain safe   ${marks.unreadable.length} unreadable`]
-    .filter((l): l is string => !!l);
-  const height = Math.round(size * 1.5 * lines.length + size * 0.5);
-  const width = Math.min(image.width, Math.round(size * 0.6 * Math.max(...lines.map((l) => l.length)) + size * 5));
+  const size = Math.round(Math.min(Math.max(grid.pitchY * 0.6, 11), 22));
+  const key: Grid = { rows: 1, cols: 1, left: 0, top: 0, pitchX: size * 1.3, pitchY: size * 1.3 };
+  const items: [string, string][] = [
+    [mineMark(key, [0, 0]), `${marks.mines.length} mines`],
+    [safeMark(key, [0, 0]), `${marks.safe.length} safe`],
+    ...(marks.unreadable.length ? [[unreadableMark(key, [0, 0]), `${marks.unreadable.length} unreadable`] as [string, string]] : []),
+    ...(marks.wrongFlags.length ? [[wrongFlagMark(key, [0, 0]), `${marks.wrongFlags.length} wrong flags`] as [string, string]] : []),
+  ];
+  const widths = items.map(([, text]) => size * 1.6 + text.length * size * 0.66 + size * 1.4);
+  const headline = marks.headline ? size * 0.62 * marks.headline.length + size : 0;
+  const width = Math.min(image.width, Math.max(widths.reduce((a, b) => a + b, size * 0.4), headline));
+  const height = size * (marks.headline ? 3.4 : 1.9);
   const bottom = grid.top + grid.rows * grid.pitchY;
   const top = bottom + height + 2 <= image.height ? bottom + 2 : grid.top - height - 2 >= 0 ? grid.top - height - 2 : image.height - height;
   const left = Math.max(0, Math.min(grid.left, image.width - width));
-  const text = lines.map((l, i) => `<text x="${left + size * 0.5}" y="${f(top + size * (1.2 + 1.5 * i))}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" fill="white">${escapeXml(l)}</text>`);
-  return `<rect x="${left}" y="${f(top)}" width="${width}" height="${height}" rx="${size / 3}" fill="#000" fill-opacity="0.72"/>` + text.join('');
+  const font = `font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" fill="white"`;
+  let x = left + size * 0.4;
+  const row = top + (marks.headline ? size * 1.5 : 0);
+  const parts = items.map(([symbol, text], i) => {
+    const at = x;
+    x += widths[i];
+    return `<g transform="translate(${f(at)},${f(row + size * 0.3)})">${symbol}</g><text x="${f(at + size * 1.6)}" y="${f(row + size * 1.3)}" ${font}>${text}</text>`;
+  });
+  const title = marks.headline ? `<text x="${f(left + size * 0.4)}" y="${f(top + size * 1.2)}" ${font} font-weight="bold">${escapeXml(marks.headline)}</text>` : '';
+  return `<rect x="${f(left)}" y="${f(top)}" width="${f(width)}" height="${f(height)}" rx="${f(size / 3)}" fill="#000" fill-opacity="0.75"/>${title}${parts.join('')}`;
 }
 
 function escapeXml(s: string): string {

@@ -1,0 +1,113 @@
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { FIXTURES, runCli, tempDir } from './helpers';
+
+const SHOT = path.join(FIXTURES, 'xdemineur/s2-05.png');
+
+describe('mine-assist CLI', () => {
+  const tmp = tempDir();
+  afterAll(tmp.cleanup);
+  const copy = (name: string): string => {
+    const file = path.join(tmp.dir, name);
+    copyFileSync(SHOT, file);
+    return file;
+  };
+
+  test('writes <name>.annotated.png beside the input, the size of the input, and leaves the input alone', async () => {
+    const input = copy('shot.png');
+    const before = readFileSync(input);
+    const { code, stdout } = await runCli([input]);
+    expect(code).toBe(0);
+    const output = path.join(tmp.dir, 'shot.annotated.png');
+    expect(stdout).toContain(output);
+    const meta = await sharp(output).metadata();
+    const original = await sharp(input).metadata();
+    expect([meta.width, meta.height]).toEqual([original.width, original.height]);
+    expect(readFileSync(input).equals(before)).toBe(true);
+    expect(readFileSync(output).equals(before)).toBe(false);
+  });
+
+  test('a text board gives the same deductions as the screenshot it was read from', async () => {
+    const input = copy('board-source.png');
+    const fromImage = JSON.parse((await runCli([input, '--json', '-o', path.join(tmp.dir, 'x.png')])).stdout);
+    const boardFile = path.join(tmp.dir, 'read.board.txt');
+    writeFileSync(boardFile, fromImage.board.join('\n') + '\n');
+    const fromText = JSON.parse((await runCli([boardFile, '--json'])).stdout);
+    expect(fromText.status).toBe('ok');
+    expect(fromText.mines).toEqual(fromImage.mines);
+    expect(fromText.safe).toEqual(fromImage.safe);
+    expect(fromImage.mines.length + fromImage.safe.length).toBeGreaterThan(10);
+    expect(fromText.output).toBeNull();
+  });
+
+  test('--board prints the board with m/s overlays that match --json', async () => {
+    const input = copy('overlay.png');
+    const json = JSON.parse((await runCli([input, '--json', '-o', path.join(tmp.dir, 'o1.png')])).stdout);
+    const { stdout } = await runCli([input, '--board', '-o', path.join(tmp.dir, 'o2.png')]);
+    const rows = stdout.trim().split('\n').filter((l) => !l.startsWith('#'));
+    const marked = (ch: string): number[][] => rows.flatMap((l, r) => [...l].flatMap((c, k) => (c === ch ? [[r, k]] : [])));
+    const hidden = (cells: number[][]): number[][] => cells.filter(([r, c]) => json.board[r][c] === '.');
+    expect(marked('m')).toEqual(hidden(json.mines));
+    expect(marked('s')).toEqual(hidden(json.safe));
+  });
+
+  test('--mines adds the total to the deductions and the JSON', async () => {
+    const boardFile = path.join(tmp.dir, 'endgame.txt');
+    writeFileSync(boardFile, '1.\n..\n');
+    const without = JSON.parse((await runCli([boardFile, '--json'])).stdout);
+    const withTotal = JSON.parse((await runCli([boardFile, '--json', '--mines', '1'])).stdout);
+    expect(without.mines).toEqual([]);
+    expect(withTotal.totalMines).toBe(1);
+    expect(withTotal.safe).toEqual([]);
+    const two = JSON.parse((await runCli([boardFile, '--json', '--mines', '3'])).stdout);
+    expect(two.status).toBe('inconsistent');
+  });
+
+  test('a batch goes on past a bad file and exits 3; the bad file gets a one-line error', async () => {
+    const good = copy('good.png');
+    const bad = path.join(tmp.dir, 'bad.png');
+    writeFileSync(bad, 'this is not an image\n');
+    const { code, stdout, stderr } = await runCli([bad, good, '--json', '-o', path.join(tmp.dir, 'out')]);
+    expect(code).toBe(3);
+    const results = JSON.parse(stdout);
+    expect(results.map((r: { status: string }) => r.status)).toEqual(['error', 'ok']);
+    expect(results[0].error).toMatch(/not a readable image/);
+    expect(results[0].error).not.toContain('\n');
+    expect(existsSync(path.join(tmp.dir, 'out', 'good.annotated.png'))).toBe(true);
+    expect(stderr).toContain('bad.png: error: not a readable image');
+  });
+
+  test('an image without a board is an error with exit 3', async () => {
+    const blank = path.join(tmp.dir, 'blank.png');
+    await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a6e3a' } }).png().toFile(blank);
+    const { code, stderr } = await runCli([blank]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/no board found/);
+  });
+
+  test('refuses to write over an input', async () => {
+    const input = copy('keep.png');
+    const before = statSync(input).mtimeMs;
+    const { code, stderr } = await runCli([input, '-o', input]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/refusing to overwrite the input/);
+    expect(statSync(input).mtimeMs).toBe(before);
+  });
+
+  test('usage errors exit 2 with a one-line hint', async () => {
+    expect((await runCli([])).code).toBe(2);
+    expect((await runCli([SHOT, '--no-such-option'])).code).toBe(2);
+    const bad = await runCli([SHOT, '--mines', '-4']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--mines/);
+  });
+
+  test('learn refuses a board text that does not match the image grid', async () => {
+    const boardFile = path.join(tmp.dir, 'wrong-size.board.txt');
+    writeFileSync(boardFile, '...\n...\n');
+    const { code, stderr } = await runCli(['learn', SHOT, '--board', boardFile, '--name', 'x', '--out', path.join(tmp.dir, 'skin')]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/board text is 2×3 but the image shows 20×24/);
+  });
+});

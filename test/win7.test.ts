@@ -1,0 +1,50 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describeWithShared, SHARED, onDesktop, readBoard, runCli, scaled, tempDir } from './helpers';
+import type { Coord } from '../src/types';
+
+const SHOT = path.join(SHARED, 'corpus/win7/mine01.png');
+const BOARD = path.join(SHARED, 'seed-expectations/mine01.board.txt');
+const SOLVED = path.join(SHARED, 'seed-expectations/mine01.solved.txt');
+
+/** The cells a solved board text marks with `mark` ('m' or 's'), in row-major order. */
+function overlayCells(file: string, mark: string): Coord[] {
+  const rows = readFileSync(file, 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+  return rows.flatMap((line, row) => [...line].flatMap((ch, col): Coord[] => (ch === mark ? [[row, col]] : [])));
+}
+
+describeWithShared('win7 mine01: learn from one screenshot, then read it at any scale and place', [
+  'corpus/win7/mine01.png', 'seed-expectations/mine01.board.txt', 'seed-expectations/mine01.solved.txt',
+], () => {
+  const tmp = tempDir();
+  const skinDir = path.join(tmp.dir, 'win7-skin');
+  afterAll(tmp.cleanup);
+
+  beforeAll(async () => {
+    const learned = await runCli(['learn', SHOT, '--board', BOARD, '--name', 'win7', '--out', skinDir]);
+    expect(learned.code).toBe(0);
+  });
+
+  const variants: [string, () => Promise<Buffer>][] = [
+    ['100 %', () => scaled(SHOT, 1)],
+    ['50 %', () => scaled(SHOT, 0.5)],
+    ['150 %', () => scaled(SHOT, 1.5)],
+    ['300 %', () => scaled(SHOT, 3)],
+    ['on a 1920×1080 desktop at (713, 389)', () => onDesktop(SHOT, 713, 389)],
+  ];
+
+  test.each(variants)('%s: all 480 cells as mine01.board.txt, exactly the 60 mines and 10 safe cells', async (name, make) => {
+    const file = path.join(tmp.dir, `${name.replace(/\W+/g, '_')}.png`);
+    writeFileSync(file, await make());
+    const { code, stdout } = await runCli([file, '--skin', skinDir, '--json']);
+    const json = JSON.parse(stdout);
+    expect(json.status).toBe('ok');
+    expect(code).toBe(0);
+    expect(json.board).toEqual(readBoard(BOARD).cells.map((r) => r.join('')));
+    expect(json.unreadable).toEqual([]);
+    expect(json.mines).toEqual(overlayCells(SOLVED, 'm'));
+    expect(json.safe).toEqual(overlayCells(SOLVED, 's'));
+    expect(json.mines).toHaveLength(60);
+    expect(json.safe).toHaveLength(10);
+  });
+});
