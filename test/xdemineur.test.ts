@@ -31,3 +31,10 @@ describe.each([1, 1.5, 0.75])('built-in xdemineur skin at %d×', (factor) => {
     expect(certainMines.length + safe.length).toBeGreaterThan(0);
   });
 });
+
+test.each([0.45, 4.5])('at %d× (cells of 9.5 px and 94 px) every cell is read right too', async (factor) => {
+  const shot = SHOTS[1];
+  const { analysis } = await analyzeImage(await scaled(path.join(DIR, shot), factor), shot);
+  expect(cellsDiffer(analysis.board!, readBoard(path.join(DIR, shot.replace(/\.png$/, '.board.txt'))))).toEqual([]);
+  expect(analysis.unreadable).toEqual([]);
+});

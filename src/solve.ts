@@ -1,0 +1,232 @@
+// Finds every deduction: an unknown is a certain mine (safe) exactly when assuming it safe (a mine) is UNSAT.
+// The only file that touches logic-solver. The solver knows no geometry, only constraints.
+import type { Constraint, Deductions, Problem } from './types';
+
+type LogicModule = typeof import('logic-solver');
+type Formula = ReturnType<LogicModule['and']>;
+type Solver = InstanceType<LogicModule['Solver']>;
+type Solution = NonNullable<ReturnType<Solver['solve']>>;
+
+const inconsistent = (): Deductions => ({ status: 'inconsistent', mines: [], safe: [] });
+
+/**
+ * A new Solver costs ~4–6 ms (a fresh 64 MB asm.js MiniSat) plus GC pressure, more than solving an expert
+ * board, so one is reused. Each call's clauses carry `-active`; the call assumes `active` and finally
+ * forbids it, which retires those clauses. What is retired still slows later calls a little (logic-solver
+ * copies its formula table into every solution), so a fresh Solver starts past VARIABLE_BUDGET variables.
+ */
+const VARIABLE_BUDGET = 3000;
+interface Session {
+  Logic: LogicModule;
+  solver: Solver;
+  names: number;
+}
+let session: Session | undefined;
+
+/** The solver of one call: everything it requires holds only while `active` is assumed. */
+interface Call {
+  Logic: LogicModule;
+  solver: Solver;
+  active: number;
+  need(...clause: Formula[]): void;
+  /** A new variable of this session. */
+  fresh(): number;
+}
+
+function startCall(): Call {
+  session ??= newSession(require('logic-solver') as LogicModule);
+  if (newVariable(session) > VARIABLE_BUDGET) session = newSession(session.Logic);
+  const current = session;
+  const { Logic, solver } = current;
+  const active = newVariable(current);
+  const need = (...clause: Formula[]) => solver.require(Logic.or(-active, clause));
+  return { Logic, solver, active, need, fresh: () => newVariable(current) };
+}
+
+function newSession(Logic: LogicModule): Session {
+  return { Logic, solver: new Logic.Solver(), names: 0 };
+}
+
+function newVariable(current: Session): number {
+  return current.solver.getVarNum(`#${++current.names}`);
+}
+
+/**
+ * Unknowns in no local constraint ("outside" the frontier) appear only in global constraints, which cover
+ * every unknown: they are interchangeable, one subject whose mine count is total − frontier mines.
+ */
+interface Shape {
+  local: Constraint[];
+  frontier: string[];
+  outside: string[];
+  total: number | null;
+}
+
+/** One thing to decide: a frontier cell, or all outside cells at once. */
+interface Subject {
+  cells: string[];
+  /** Assumptions under which `cells` hold a mine / a safe cell. */
+  mine: Formula;
+  safe: Formula;
+  canBeMine(model: Model): boolean;
+  canBeSafe(model: Model): boolean;
+  seenMine: boolean;
+  seenSafe: boolean;
+  certain?: 'mine' | 'safe';
+}
+
+interface Model {
+  /** Indexed like Shape.frontier. */
+  mines: boolean[];
+  frontierMines: number;
+}
+
+export function solve(problem: Problem): Deductions {
+  const shape = analyse(problem);
+  if (shape === null) return inconsistent();
+  const call = startCall();
+  try {
+    return call.Logic.disablingAssertions(() => {
+      const subjects = buildSubjects(call, shape);
+      if (subjects === null || !probeAll(call, shape, subjects)) return inconsistent();
+      const pick = (kind: 'mine' | 'safe') =>
+        subjects.filter((s) => s.certain === kind).flatMap((s) => s.cells).sort(byRowCol);
+      return { status: 'ok', mines: pick('mine'), safe: pick('safe') };
+    });
+  } finally {
+    call.solver.forbid(call.active);
+  }
+}
+
+/** Splits constraints into local and global; null when a constraint alone is impossible. */
+function analyse(problem: Problem): Shape | null {
+  const universe = [...new Set([...problem.unknowns, ...problem.constraints.flatMap((c) => c.cells)])];
+  const local: Constraint[] = [];
+  const totals = new Set<number>();
+  for (const constraint of problem.constraints) {
+    const size = new Set(constraint.cells).size;
+    if (constraint.count < 0 || constraint.count > size) return null;
+    if (size === 0) continue;
+    if (size === universe.length) totals.add(constraint.count);
+    else local.push(constraint);
+  }
+  if (totals.size > 1) return null;
+  const onFrontier = new Set(local.flatMap((c) => c.cells));
+  return {
+    local,
+    frontier: universe.filter((cell) => onFrontier.has(cell)),
+    outside: universe.filter((cell) => !onFrontier.has(cell)),
+    total: totals.size === 1 ? [...totals][0] : null,
+  };
+}
+
+/** Requires every constraint; null when the total cannot be met. */
+function buildSubjects(call: Call, shape: Shape): Subject[] | null {
+  const { solver } = call;
+  for (const { cells, count } of shape.local) {
+    requireExactly(call, cells.map((cell) => solver.getVarNum(cell)), count);
+  }
+  const variables = shape.frontier.map((cell) => solver.getVarNum(cell));
+  const subjects: Subject[] = shape.frontier.map((cell, index) => ({
+    cells: [cell],
+    mine: variables[index],
+    safe: -variables[index],
+    canBeMine: (model) => model.mines[index],
+    canBeSafe: (model) => !model.mines[index],
+    seenMine: false,
+    seenSafe: false,
+  }));
+  if (shape.total === null) return subjects;
+  const outside = requireTotal(call, variables, shape.total, shape.outside);
+  return outside === null ? null : [...subjects, ...outside];
+}
+
+/** The outside cells must hold total − (frontier mines); they become one subject. Null if impossible. */
+function requireTotal(call: Call, variables: number[], total: number, outside: string[]): Subject[] | null {
+  const { Logic } = call;
+  const room = outside.length;
+  if (total - room > variables.length) return null;
+  let sum: ReturnType<LogicModule['sum']> | undefined;
+  const bound = (n: number, test: LogicModule['lessThanOrEqual']) =>
+    test((sum ??= Logic.sum(variables)), Logic.constantBits(n));
+  const atMost = (n: number) =>
+    n >= variables.length ? Logic.TRUE : n < 0 ? Logic.FALSE : bound(n, Logic.lessThanOrEqual);
+  const atLeast = (n: number) => (n <= 0 ? Logic.TRUE : bound(n, Logic.greaterThanOrEqual));
+  call.need(atLeast(total - room));
+  call.need(atMost(total));
+  if (room === 0) return [];
+  return [{
+    cells: outside,
+    mine: atMost(total - 1),
+    safe: atLeast(total - room + 1),
+    canBeMine: (model) => total - model.frontierMines >= 1,
+    canBeSafe: (model) => total - model.frontierMines <= room - 1,
+    seenMine: false,
+    seenSafe: false,
+  }];
+}
+
+/** Exactly `count` of `variables`: plain clauses for a witness (≤ 8 cells), an adder otherwise. */
+function requireExactly(call: Call, variables: number[], count: number): void {
+  if (variables.length > 8) {
+    call.need(call.Logic.equalBits(call.Logic.sum(variables), call.Logic.constantBits(count)));
+    return;
+  }
+  // At most count: no count+1 of them are all mines. At least count: no n−count+1 of them are all safe.
+  for (const group of subsets(variables, count + 1)) call.need(...group.map((v) => -v));
+  if (count > 0) for (const group of subsets(variables, variables.length - count + 1)) call.need(...group);
+}
+
+function subsets(items: number[], size: number, from = 0): number[][] {
+  if (size === 0) return [[]];
+  const result: number[][] = [];
+  for (let i = from; i <= items.length - size; i++) {
+    for (const rest of subsets(items, size - 1, i + 1)) result.push([items[i], ...rest]);
+  }
+  return result;
+}
+
+/**
+ * Backbone probing: each model shows, for every subject, which values are possible. One complete SAT call
+ * asks for a model where some still-undecided subject takes its unseen value: SAT sees at least one more,
+ * UNSAT proves every remaining subject certain at once. False if the problem itself is UNSAT.
+ */
+function probeAll(call: Call, shape: Shape, subjects: Subject[]): boolean {
+  const { Logic, solver, active } = call;
+  const first = solver.solveAssuming(active);
+  if (first === null) return false;
+  observe(first, call, shape, subjects);
+  const undecided = () => subjects.filter((s) => !(s.seenMine && s.seenSafe));
+  for (let open = undecided(); open.length > 0; ) {
+    const unseen = open.map((s) => (s.seenMine ? s.safe : s.mine));
+    const probe = call.fresh();
+    solver.require(Logic.or(-probe, active), Logic.or(-probe, unseen));
+    const model = solver.solveAssuming(probe);
+    solver.forbid(probe);
+    if (model === null) {
+      for (const subject of open) subject.certain = subject.seenMine ? 'mine' : 'safe';
+      return true;
+    }
+    observe(model, call, shape, subjects);
+    const before = open.length;
+    open = undecided();
+    if (open.length === before) throw new Error('solve: a model decided nothing (internal error)');
+  }
+  return true;
+}
+
+function observe(solution: Solution, call: Call, shape: Shape, subjects: Subject[]): void {
+  const mines = shape.frontier.map((cell) => solution.evaluate(call.solver.getVarNum(cell)));
+  const model: Model = { mines, frontierMines: mines.filter(Boolean).length };
+  for (const subject of subjects) {
+    subject.seenMine ||= subject.canBeMine(model);
+    subject.seenSafe ||= subject.canBeSafe(model);
+  }
+}
+
+/** Row, then col; a name that is not r<row>c<col> sorts last. */
+function byRowCol(a: string, b: string): number {
+  const key = (name: string) => /^r(\d+)c(\d+)$/.exec(name)?.slice(1).map(Number) ?? [Infinity, Infinity];
+  const [[ra, ca], [rb, cb]] = [key(a), key(b)];
+  return ra - rb || ca - cb || (a < b ? -1 : a > b ? 1 : 0);
+}
