@@ -2,7 +2,7 @@ import { debuglog } from 'node:util';
 import type { Analysis, Board, Coord, Deductions, FlagReport, Grid, Reading, RgbaImage, Skin } from './types';
 import { decode } from './decode';
 import { locate } from './locate';
-import { fitGrid } from './grid';
+import { fitGrid, trimGrid } from './grid';
 import { classify } from './classify';
 import { encode } from './encode';
 import { solve } from './solve';
@@ -31,8 +31,7 @@ export async function analyzeImage(input: string | Buffer, file: string, options
   try {
     image = await decode(input);
     const located = await locate(image);
-    const grid = fitGrid(image, located);
-    const { skin, readings } = await readCells(image, grid, options.skin);
+    const { skin, readings, grid } = await readCells(image, fitGrid(image, located), options.skin);
     const board = boardFromReadings(grid, readings, options.mines ?? null);
     const analysis = analyzeBoard(board, file, options);
     return { image, analysis: { ...analysis, skin: skin.name, region: regionOf(grid), grid, readings, unreadable: unreadableOf(readings) } };
@@ -71,20 +70,67 @@ function cachedSkin(nameOrDir: string): Promise<Skin> {
   return skinCache.get(nameOrDir) as Promise<Skin>;
 }
 
-/** With no skin named, every built-in skin reads the board and the closest fit (lowest mean distance) wins. */
-async function readCells(image: RgbaImage, grid: Grid, skinName?: string): Promise<{ skin: Skin; readings: Reading[] }> {
-  const names = skinName ? [skinName] : await builtinSkinNames();
-  let best: { skin: Skin; readings: Reading[]; fit: number } | null = null;
-  for (const name of names) {
-    const skin = await cachedSkin(name);
-    const readings = classify(image, grid, skin);
-    const fit = readings.reduce((s, r) => s + r.distance, 0) / readings.length;
-    trace('skin %s: mean distance %d', skin.name, fit.toFixed(2));
-    if (!best || fit < best.fit) best = { skin, readings, fit };
-  }
-  if (!best) throw new Error('no skins available');
-  return best;
+interface SkinReading {
+  skin: Skin;
+  readings: Reading[];
+  grid: Grid;
+  fit: number;
 }
+
+/**
+ * With no skin named, every built-in skin reads the board and the closest fit (lowest mean distance) wins.
+ * Outer rows and columns that mostly match none of a skin's templates are not board: they are trimmed.
+ */
+async function readCells(image: RgbaImage, found: Grid, skinName?: string): Promise<SkinReading> {
+  const skin = skinName ? await cachedSkin(skinName) : await bestSkin(image, found);
+  const fitted = alignToSkin(image, found, skin);
+  const all = classify(image, fitted, skin);
+  const { grid, top, left } = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= 2 * skin.maxDistance);
+  const readings = all
+    .filter((r) => r.row >= top && r.row < top + grid.rows && r.col >= left && r.col < left + grid.cols)
+    .map((r) => ({ ...r, row: r.row - top, col: r.col - left }));
+  const fit = readings.reduce((sum, r) => sum + r.distance, 0) / Math.max(1, readings.length);
+  trace('skin %s: %d×%d, mean distance %s', skin.name, grid.rows, grid.cols, fit.toFixed(2));
+  return { skin, readings, grid, fit };
+}
+
+/** The built-in skin whose templates sit closest to a spread sample of the board's cells. */
+async function bestSkin(image: RgbaImage, grid: Grid): Promise<Skin> {
+  const skins = await Promise.all((await builtinSkinNames()).map(cachedSkin));
+  if (!skins.length) throw new Error('no skins available');
+  const sample = sampleCells(grid, 64);
+  const scored = skins.map((skin) => ({ skin, fit: mean(classify(image, grid, skin, { cells: sample, search: false }).map((r) => r.distance)) }));
+  scored.forEach(({ skin, fit }) => trace('skin %s: sample mean distance %s', skin.name, fit.toFixed(2)));
+  return scored.reduce((a, b) => (b.fit < a.fit ? b : a)).skin;
+}
+
+/**
+ * Shifts the grid by up to two pixels each way to where a sample of cells sits closest to the skin's
+ * templates: the fitted origin can be a pixel off, which matters on small cells.
+ */
+function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
+  const sample = sampleCells(grid, 64);
+  let best = { grid, fit: Infinity };
+  for (let dy = -2; dy <= 2; dy++) {
+    for (let dx = -2; dx <= 2; dx++) {
+      const shifted = { ...grid, left: grid.left + dx, top: grid.top + dy };
+      const fit = mean(classify(image, shifted, skin, { cells: sample, search: false }).map((r) => r.distance));
+      if (fit < best.fit - 1e-9 || (fit === best.fit && dx === 0 && dy === 0)) best = { grid: shifted, fit };
+    }
+  }
+  return best.grid;
+}
+
+function sampleCells(grid: Grid, count: number): Coord[] {
+  const total = grid.rows * grid.cols;
+  const stride = Math.max(1, Math.floor(total / count));
+  return Array.from({ length: Math.min(count, total) }, (_, i): Coord => {
+    const at = (i * stride + (i % 7)) % total;
+    return [Math.floor(at / grid.cols), at % grid.cols];
+  });
+}
+
+const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
 function boardFromReadings(grid: Grid, readings: Reading[], totalMines: number | null): Board {
   const cells = Array.from({ length: grid.rows }, () => new Array<string>(grid.cols).fill('.'));

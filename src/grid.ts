@@ -16,7 +16,42 @@ export function fitGrid(image: RgbaImage, seed: GridSeed): Grid {
   const x = fitAxis(seed.boxes.map((b) => b.left + b.width / 2), seed.pitchX);
   const y = fitAxis(seed.boxes.map((b) => b.top + b.height / 2), seed.pitchY);
   const grid = { rows: y.count, cols: x.count, left: x.origin, top: y.origin, pitchX: x.pitch, pitchY: y.pitch };
-  return grow(image, grid);
+  return grow(image, shrink(image, snap(grid)));
+}
+
+/**
+ * A fit within 0.01 px of a whole pitch is a screenshot at 100 %: snapping it to whole pixels keeps small
+ * glyphs sharp instead of averaging each pixel with its neighbour. (Outline centres can stretch a fit by
+ * ~0.25 %, about alike at every scale; such fits are left alone, so templates and cells stay comparable.)
+ */
+function snap(grid: Grid): Grid {
+  const whole = (pitch: number) => Math.abs(pitch - Math.round(pitch)) < 0.01;
+  return {
+    ...grid,
+    ...(whole(grid.pitchX) ? { pitchX: Math.round(grid.pitchX), left: Math.round(grid.left) } : {}),
+    ...(whole(grid.pitchY) ? { pitchY: Math.round(grid.pitchY), top: Math.round(grid.top) } : {}),
+  };
+}
+
+/**
+ * Drops outer rows and columns in which fewer than half the cells pass `fits` (e.g. match a skin's
+ * template): strips of window or panel the grid grew into. `top`/`left` count the rows/cols dropped there.
+ */
+export function trimGrid(grid: Grid, fits: (row: number, col: number) => boolean): { grid: Grid; top: number; left: number } {
+  let [r0, r1, c0, c1] = [0, grid.rows, 0, grid.cols];
+  const share = (cells: [number, number][]) => cells.filter(([r, c]) => fits(r, c)).length / Math.max(1, cells.length);
+  const row = (r: number) => Array.from({ length: c1 - c0 }, (_, i): [number, number] => [r, c0 + i]);
+  const col = (c: number) => Array.from({ length: r1 - r0 }, (_, i): [number, number] => [r0 + i, c]);
+  for (let changed = true; changed && r1 - r0 > 1 && c1 - c0 > 1; ) {
+    changed = true;
+    if (share(row(r0)) < 0.5) r0++;
+    else if (share(row(r1 - 1)) < 0.5) r1--;
+    else if (share(col(c0)) < 0.5) c0++;
+    else if (share(col(c1 - 1)) < 0.5) c1--;
+    else changed = false;
+  }
+  const trimmed = { ...grid, rows: r1 - r0, cols: c1 - c0, left: grid.left + c0 * grid.pitchX, top: grid.top + r0 * grid.pitchY };
+  return { grid: trimmed, top: r0, left: c0 };
 }
 
 interface AxisFit {
@@ -73,7 +108,10 @@ function leastSquares(k: number[], v: number[]): { pitch: number; origin: number
 type Side = 'left' | 'right' | 'top' | 'bottom';
 const SIDES: Side[] = ['left', 'right', 'top', 'bottom'];
 
-/** Adds a row or column on a side while its outer line is a grid line as strong as the interior ones. */
+/**
+ * Adds a row or column on a side while the grid lines across it continue. (Its outer line is no guide: a
+ * board's edge often meets a frame of much the same colour.)
+ */
 function grow(image: RgbaImage, start: Grid): Grid {
   let grid = start;
   const reference = { x: interiorStrength(image, grid, 'x'), y: interiorStrength(image, grid, 'y') };
@@ -81,10 +119,7 @@ function grow(image: RgbaImage, start: Grid): Grid {
     changed = false;
     for (const side of SIDES) {
       const bigger = extend(grid, side);
-      if (!inside(image, bigger)) continue;
-      const axis = side === 'left' || side === 'right' ? 'x' : 'y';
-      const outer = side === 'left' || side === 'top' ? 0 : axis === 'x' ? bigger.cols : bigger.rows;
-      if (gridLineStrength(image, bigger, axis, outer) >= 0.4 * reference[axis]) {
+      if (inside(image, bigger) && looksLikeBoard(image, bigger, side, reference, GROW_SHARE)) {
         grid = bigger;
         changed = true;
       }
@@ -93,12 +128,72 @@ function grow(image: RgbaImage, start: Grid): Grid {
   return grid;
 }
 
+/**
+ * A strip is board when the lines across it reach, on average, this share of the interior lines' strength:
+ * GROW_SHARE to add a strip, SHRINK_SHARE to keep one the outlines put there (a gap between them, so a
+ * board's faint strips, like dotted lines between open cells, are kept while flat panels beside it are not).
+ */
+const GROW_SHARE = 0.4;
+const SHRINK_SHARE = 0.15;
+/** And most lines across it must be there at all (a panel beside the board has a few strong edges, not a line per cell). */
+const PRESENT = 0.03;
+
+/** Drops outer rows and columns whose cross lines do not continue: outlines off the board that happened to sit on its lattice. */
+function shrink(image: RgbaImage, start: Grid): Grid {
+  let grid = start;
+  const reference = { x: interiorStrength(image, grid, 'x'), y: interiorStrength(image, grid, 'y') };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const side of SIDES) {
+      if ((side === 'left' || side === 'right' ? grid.cols : grid.rows) <= 2) continue;
+      if (!looksLikeBoard(image, grid, side, reference, SHRINK_SHARE)) {
+        grid = reduce(grid, side);
+        changed = true;
+      }
+    }
+  }
+  return grid;
+}
+
+function looksLikeBoard(image: RgbaImage, bigger: Grid, side: Side, reference: { x: number; y: number }, share: number): boolean {
+  const across: 'x' | 'y' = side === 'left' || side === 'right' ? 'y' : 'x';
+  const strip = stripOf(bigger, side);
+  const lines = across === 'x' ? strip.cols : strip.rows;
+  const strengths: number[] = [];
+  for (let k = 1; k < lines; k++) strengths.push(gridLineStrength(image, strip, across, k));
+  const present = strengths.filter((v) => v >= PRESENT * reference[across]).length;
+  return mean(strengths) >= share * reference[across] && present >= 0.7 * strengths.length;
+}
+
+/** The one row or column a grown grid added on `side`, as a grid of its own. */
+function stripOf(g: Grid, side: Side): Grid {
+  if (side === 'left') return { ...g, cols: 1 };
+  if (side === 'right') return { ...g, cols: 1, left: g.left + (g.cols - 1) * g.pitchX };
+  if (side === 'top') return { ...g, rows: 1 };
+  return { ...g, rows: 1, top: g.top + (g.rows - 1) * g.pitchY };
+}
+
 function interiorStrength(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number {
   const lines = axis === 'x' ? grid.cols : grid.rows;
   const strengths: number[] = [];
   for (let k = 1; k < lines; k++) strengths.push(gridLineStrength(image, grid, axis, k));
-  strengths.sort((a, b) => a - b);
-  return strengths.length ? strengths[strengths.length >> 1] : gridLineStrength(image, grid, axis, 0);
+  return strengths.length ? median(strengths) : gridLineStrength(image, grid, axis, 0);
+}
+
+function mean(values: number[]): number {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[sorted.length >> 1] : 0;
+}
+
+function reduce(g: Grid, side: Side): Grid {
+  if (side === 'left') return { ...g, cols: g.cols - 1, left: g.left + g.pitchX };
+  if (side === 'right') return { ...g, cols: g.cols - 1 };
+  if (side === 'top') return { ...g, rows: g.rows - 1, top: g.top + g.pitchY };
+  return { ...g, rows: g.rows - 1 };
 }
 
 function extend(g: Grid, side: Side): Grid {

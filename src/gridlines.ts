@@ -30,3 +30,5 @@ function step(image: RgbaImage, x0: number, y0: number, x1: number, y1: number):
   const b = (y1 * width + x1) * 4;
   return Math.abs(data[a] - data[b]) + Math.abs(data[a + 1] - data[b + 1]) + Math.abs(data[a + 2] - data[b + 2]);
 }
+
+

@@ -4,8 +4,8 @@ import { locate } from './locate';
 import { fitGrid } from './grid';
 import { cellPatch, Patch, rmsDistance } from './pixels';
 
-export const DEFAULT_THRESHOLDS = { inset: 0.12, maxDistance: 45, maxRatio: 0.8 };
-const MAX_SAMPLES = 8;
+export const DEFAULT_THRESHOLDS = { inset: 0.12, maxDistance: 45, maxRatio: 0.7 };
+const MAX_SAMPLES = 12;
 /** A sample joins its label's templates only if it differs this much (RMS) from every one kept so far. */
 const MIN_SPREAD = 6;
 
@@ -16,21 +16,34 @@ export interface LearnSource {
   board: Board;
 }
 
-/** Builds a skin from screenshots and their board texts: per label, a few samples that differ most. */
+/**
+ * Builds a skin from screenshots and their board texts: per label and cell size, a few samples that
+ * differ most. Templates keep their native size (a game draws small cells with other glyphs, not scaled
+ * ones); the match threshold grows with how far training cells sit from their own label's templates.
+ */
 export async function learn(sources: LearnSource[], name: string): Promise<Skin> {
-  const cells: { label: Cell; image: RgbaImage; pitch: number }[] = [];
+  const cells: { label: Cell; image: RgbaImage }[] = [];
   for (const source of sources) cells.push(...(await cutCells(source)));
-  const cellSize = Math.round(median(cells.map((c) => c.pitch)));
-  const byLabel = new Map<Cell, RgbaImage[]>();
-  for (const c of cells) byLabel.set(c.label, [...(byLabel.get(c.label) ?? []), resize(c.image, cellSize)]);
-  const templates: Template[] = [];
-  for (const [label, images] of [...byLabel].sort()) {
-    for (const image of spreadSamples(images, DEFAULT_THRESHOLDS.inset)) templates.push({ label, image });
+  const groups = new Map<string, { label: Cell; images: RgbaImage[] }>();
+  for (const c of cells) {
+    const key = `${c.label} ${c.image.width}`;
+    const group = groups.get(key) ?? { label: c.label, images: [] };
+    group.images.push(c.image);
+    groups.set(key, group);
   }
-  return { name, cellSize, ...DEFAULT_THRESHOLDS, templates };
+  const templates: Template[] = [];
+  let spread = 0;
+  for (const [, { label, images }] of [...groups].sort()) {
+    const { kept, farthest } = spreadSamples(images, DEFAULT_THRESHOLDS.inset);
+    templates.push(...kept.map((image) => ({ label, image })));
+    spread = Math.max(spread, farthest);
+  }
+  const cellSize = Math.max(...templates.map((t) => t.image.width));
+  const maxDistance = Math.max(DEFAULT_THRESHOLDS.maxDistance, Math.round(2 * spread));
+  return { name, cellSize, ...DEFAULT_THRESHOLDS, maxDistance, templates };
 }
 
-async function cutCells({ image: input, board }: LearnSource): Promise<{ label: Cell; image: RgbaImage; pitch: number }[]> {
+async function cutCells({ image: input, board }: LearnSource): Promise<{ label: Cell; image: RgbaImage }[]> {
   const image = await decode(input);
   const grid = fitGrid(image, await locate(image));
   if (grid.rows !== board.rows || grid.cols !== board.cols) {
@@ -40,7 +53,7 @@ async function cutCells({ image: input, board }: LearnSource): Promise<{ label: 
   const out = [];
   for (let row = 0; row < grid.rows; row++) {
     for (let col = 0; col < grid.cols; col++) {
-      out.push({ label: board.cells[row][col], image: cutCell(image, grid, row, col, Math.round(pitch)), pitch });
+      out.push({ label: board.cells[row][col], image: cutCell(image, grid, row, col, Math.round(pitch)) });
     }
   }
   return out;
@@ -48,11 +61,6 @@ async function cutCells({ image: input, board }: LearnSource): Promise<{ label: 
 
 function cutCell(image: RgbaImage, grid: Grid, row: number, col: number, size: number): RgbaImage {
   return toImage(cellPatch(image, grid, row, col, 0, size));
-}
-
-function resize(image: RgbaImage, size: number): RgbaImage {
-  if (image.width === size && image.height === size) return image;
-  return cutCell(image, { rows: 1, cols: 1, left: 0, top: 0, pitchX: image.width, pitchY: image.height }, 0, 0, size);
 }
 
 function toImage(patch: Patch): RgbaImage {
@@ -64,8 +72,11 @@ function toImage(patch: Patch): RgbaImage {
   return { width: patch.size, height: patch.size, data };
 }
 
-/** Farthest-point sampling: start from the most typical sample, then add the one least like those kept. */
-function spreadSamples(images: RgbaImage[], inset: number): RgbaImage[] {
+/**
+ * Farthest-point sampling: start from the most typical sample, then add the one least like those kept.
+ * `farthest` is how far the least-covered sample stays from every kept one.
+ */
+function spreadSamples(images: RgbaImage[], inset: number): { kept: RgbaImage[]; farthest: number } {
   const size = Math.max(3, Math.round(images[0].width * (1 - 2 * inset)));
   const patches = images.map((im) => cellPatch(im, { rows: 1, cols: 1, left: 0, top: 0, pitchX: im.width, pitchY: im.height }, 0, 0, inset, size));
   const pool = patches.length > 200 ? patches.filter((_, i) => i % Math.ceil(patches.length / 200) === 0) : patches;
@@ -78,7 +89,7 @@ function spreadSamples(images: RgbaImage[], inset: number): RgbaImage[] {
     kept.push(pool[far]);
     pool.forEach((p, i) => (gap[i] = Math.min(gap[i], rmsDistance(p, pool[far]))));
   }
-  return kept.map((p) => images[patches.indexOf(p)]);
+  return { kept: kept.map((p) => images[patches.indexOf(p)]), farthest: Math.max(...gap) };
 }
 
 function typical(pool: Patch[]): Patch {
@@ -89,9 +100,4 @@ function typical(pool: Patch[]): Patch {
     if (sum < bestSum) [best, bestSum] = [a, sum];
   }
   return best;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[s.length >> 1];
 }

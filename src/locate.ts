@@ -22,18 +22,26 @@ const MIN_SIDE = 6;
 const MAX_SIDE = 130;
 /** Outlines up to this many cells apart link into one lattice (cells without an outline lie between). */
 const LINK = 5;
+/** How many common outline sizes are tried as the cell size. */
+const CANDIDATE_SIDES = 4;
 
-/** Finds the board: the largest set of same-sized square outlines lying on one regular lattice. */
+/**
+ * Finds the board: the largest set of same-sized square outlines lying on one regular lattice. Outlines
+ * come from several edge and threshold images, and each common outline size is tried as the cell size.
+ */
 export async function locate(image: RgbaImage): Promise<Located> {
   const outlines = await squareOutlines(image);
-  const side = modalSide(outlines);
-  const boxes = dedupe(outlines.filter((b) => Math.abs(sideOf(b) - side) <= 0.12 * side + 1), side);
-  const pitchX = nearestGap(boxes, 'x', side);
-  const pitchY = nearestGap(boxes, 'y', side);
-  const board = largestLattice(boxes, pitchX, pitchY);
-  trace('locate: %d outlines, side %d, pitch %d×%d, lattice %d', outlines.length, side, pitchX, pitchY, board.length);
-  if (board.length < 6) throw new NoBoardError('no board found: no regular grid of cells in the image');
-  return { region: union(board), boxes: board, pitchX, pitchY };
+  let best: Located | null = null;
+  for (const side of commonSides(outlines)) {
+    const boxes = dedupe(outlines.filter((b) => Math.abs(sideOf(b) - side) <= 0.12 * side + 1), side);
+    const pitchX = nearestGap(boxes, 'x', side);
+    const pitchY = nearestGap(boxes, 'y', side);
+    const board = largestLattice(boxes, pitchX, pitchY);
+    trace('locate: side %d: %d outlines, pitch %d×%d, lattice %d', side, boxes.length, pitchX, pitchY, board.length);
+    if (board.length >= 6 && (!best || board.length > best.boxes.length)) best = { region: union(board), boxes: board, pitchX, pitchY };
+  }
+  if (!best) throw new NoBoardError('no board found: no regular grid of cells in the image');
+  return best;
 }
 
 /** The module object is a thenable that never settles, so it travels wrapped, never awaited itself. */
@@ -56,8 +64,21 @@ async function squareOutlines(image: RgbaImage): Promise<Rect[]> {
     cv.cvtColor(src, gray, cv.COLOR_RGBA2GRAY);
     const edges = keep(new cv.Mat());
     cv.Canny(gray, edges, 20, 60);
-    const contours = keep(new cv.MatVector());
-    cv.findContours(edges, contours, keep(new cv.Mat()), cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
+    const thick = keep(new cv.Mat());
+    cv.dilate(edges, thick, keep(cv.Mat.ones(3, 3, cv.CV_8U)));
+    const binary = keep(new cv.Mat());
+    cv.adaptiveThreshold(gray, binary, 255, cv.ADAPTIVE_THRESH_MEAN_C, cv.THRESH_BINARY, 15, 2);
+    return [edges, thick, binary].flatMap((mask) => squaresIn(cv, mask));
+  } finally {
+    for (const m of mats) m.delete();
+  }
+}
+
+function squaresIn(cv: OpenCv, mask: unknown): Rect[] {
+  const contours = new cv.MatVector();
+  const hierarchy = new cv.Mat();
+  try {
+    cv.findContours(mask, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
     const found: Rect[] = [];
     for (let i = 0; i < contours.size(); i++) {
       const contour = contours.get(i);
@@ -68,7 +89,8 @@ async function squareOutlines(image: RgbaImage): Promise<Rect[]> {
     }
     return found;
   } finally {
-    for (const m of mats) m.delete();
+    contours.delete();
+    hierarchy.delete();
   }
 }
 
@@ -82,15 +104,18 @@ const sideOf = (b: Rect): number => (b.width + b.height) / 2;
 const centerX = (b: Rect): number => b.left + b.width / 2;
 const centerY = (b: Rect): number => b.top + b.height / 2;
 
-/** The side length shared by most outlines (counting those within ±8% of it). */
-function modalSide(boxes: Rect[]): number {
-  let best = 0;
-  let bestCount = 0;
+/** The few side lengths shared by most outlines (each counting those within ±8% of it), most common first. */
+function commonSides(boxes: Rect[]): number[] {
+  const counts: number[] = [];
   for (let side = MIN_SIDE; side <= MAX_SIDE; side++) {
-    const count = boxes.filter((b) => Math.abs(sideOf(b) - side) <= 0.08 * side + 0.5).length;
-    if (count > bestCount) [best, bestCount] = [side, count];
+    counts[side] = boxes.filter((b) => Math.abs(sideOf(b) - side) <= 0.08 * side + 0.5).length;
   }
-  return best;
+  const peaks: number[] = [];
+  for (let side = MIN_SIDE; side <= MAX_SIDE; side++) {
+    const isPeak = counts[side] >= 6 && counts[side] >= (counts[side - 1] ?? 0) && counts[side] > (counts[side + 1] ?? 0);
+    if (isPeak) peaks.push(side);
+  }
+  return peaks.sort((a, b) => counts[b] - counts[a]).slice(0, CANDIDATE_SIDES);
 }
 
 /** Nested contours (inner and outer edge of one cell) collapse to one outline per cell. */

@@ -29,12 +29,10 @@ export async function loadSkin(nameOrDir: string): Promise<Skin> {
   } catch {
     throw new SkinError(`no skin named '${nameOrDir}' (a built-in name or a folder with skin.json)`);
   }
-  const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.png')).sort();
-  const templates: Template[] = [];
-  for (const file of files) {
-    const label = labelOf(file);
-    if (label !== null) templates.push({ label, image: await decode(path.join(dir, file)) });
-  }
+  const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.png') && labelOf(f) !== null).sort();
+  const templates: Template[] = await Promise.all(
+    files.map(async (file) => ({ label: labelOf(file) as Cell, image: await decode(path.join(dir, file)) })),
+  );
   if (!templates.length) throw new SkinError(`skin '${nameOrDir}' has no templates`);
   return { ...json, templates };
 }

@@ -1,0 +1,94 @@
+// @ts-check
+// npm run eval -- <dir> [--variants]: reads every screenshot in <dir> (recursively) that has a ground-truth
+// board text beside it (<name>.board.txt; <name>.mines.txt, when present, checks every deduction), and
+// prints per skin: boards located, cells right / total, unreadable rate, false deductions.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const sharp = require('sharp');
+const { analyzeImage } = require('../dist/analyze.js');
+const { parseBoard, parseCellName } = require('../dist/board.js');
+
+const VARIANTS = {
+  '100%': (/** @type {Buffer} */ b) => Promise.resolve(b),
+  '50%': (/** @type {Buffer} */ b) => resize(b, 0.5),
+  '150%': (/** @type {Buffer} */ b) => resize(b, 1.5),
+  '250%': (/** @type {Buffer} */ b) => resize(b, 2.5),
+  'jpeg75': (/** @type {Buffer} */ b) => sharp(b).jpeg({ quality: 75 }).toBuffer(),
+  'desktop': (/** @type {Buffer} */ b) => onDesktop(b),
+};
+
+/** @param {Buffer} b @param {number} f */
+async function resize(b, f) {
+  const { width = 0 } = await sharp(b).metadata();
+  return sharp(b).resize({ width: Math.round(width * f) }).png().toBuffer();
+}
+
+/** The shot, shrunk to fit if needed, on a 1920×1080 gradient desktop with a taskbar. @param {Buffer} b */
+async function onDesktop(b) {
+  const shot = await sharp(b).resize({ width: 1800, height: 1000, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080"><defs><linearGradient id="g" x2="1" y2="1">'
+    + '<stop offset="0" stop-color="#234"/><stop offset="1" stop-color="#8ab"/></linearGradient></defs>'
+    + '<rect width="1920" height="1080" fill="url(#g)"/><rect y="1044" width="1920" height="36" fill="#111"/></svg>';
+  return sharp(Buffer.from(svg)).composite([{ input: shot, left: 37, top: 23 }]).png().toBuffer();
+}
+
+/** @param {string} dir @returns {string[]} */
+function shots(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return shots(p);
+    return /\.png$/.test(e.name) && !/\.(annotated|debug)\.png$/.test(e.name) && fs.existsSync(p.replace(/\.png$/, '.board.txt')) ? [p] : [];
+  }).sort();
+}
+
+/** @param {string} file */
+function trueMines(file) {
+  const m = file.replace(/\.png$/, '.mines.txt');
+  if (!fs.existsSync(m)) return null;
+  const rows = fs.readFileSync(m, 'utf8').trim().split('\n');
+  return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const dir = args.find((a) => !a.startsWith('--'));
+  if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants]');
+  const variants = args.includes('--variants') ? Object.keys(VARIANTS) : ['100%'];
+  /** @type {Map<string, {boards:number, located:number, right:number, cells:number, unreadable:number, falseDeductions:number}>} */
+  const table = new Map();
+  const failures = [];
+  for (const file of shots(dir)) {
+    const truth = parseBoard(fs.readFileSync(file.replace(/\.png$/, '.board.txt'), 'utf8'));
+    const mines = trueMines(file);
+    const game = path.relative(dir, file).split(path.sep).slice(0, -1).join('/') || '.';
+    for (const variant of variants) {
+      const bytes = await VARIANTS[/** @type {keyof typeof VARIANTS} */ (variant)](fs.readFileSync(file));
+      const { analysis } = await analyzeImage(bytes, file, {});
+      const key = `${game} ${variant}`;
+      const row = table.get(key) ?? { boards: 0, located: 0, right: 0, cells: 0, unreadable: 0, falseDeductions: 0, skins: new Set() };
+      row.boards++;
+      row.cells += truth.rows * truth.cols;
+      const b = analysis.board;
+      if (b && b.rows === truth.rows && b.cols === truth.cols) {
+        row.located++;
+        row.skins.add(analysis.skin);
+        for (let r = 0; r < b.rows; r++) for (let c = 0; c < b.cols; c++) if (b.cells[r][c] === truth.cells[r][c]) row.right++;
+        row.unreadable += analysis.unreadable.length;
+        const d = analysis.deductions;
+        if (d && mines) row.falseDeductions += d.mines.filter((n) => !mines.has(n)).length + d.safe.filter((n) => mines.has(n)).length;
+      } else failures.push(`${key} ${path.basename(file)}: ${analysis.error ?? `read ${b?.rows}×${b?.cols}, truth ${truth.rows}×${truth.cols}`}`);
+      table.set(key, row);
+    }
+  }
+  console.table([...table].map(([key, r]) => ({
+    'game variant': key, skin: [...r.skins].join(' '), located: `${r.located}/${r.boards}`, 'cells right': `${r.right}/${r.cells}`,
+    '%': ((100 * r.right) / r.cells).toFixed(2), unreadable: r.unreadable, 'false deductions': r.falseDeductions,
+  })));
+  for (const f of failures) console.log('not located:', f);
+}
+
+main().catch((err) => {
+  console.error(err.message);
+  process.exit(1);
+});
