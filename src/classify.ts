@@ -1,4 +1,4 @@
-import type { Cell, Coord, Grid, Reading, RgbaImage, Skin, Template } from './types';
+import type { Cell, Coord, Grid, Reading, RgbaImage, Skin } from './types';
 import { cellPatch, Patch, rmsDistance, wholeGrid } from './pixels';
 
 interface Prepared {
@@ -40,17 +40,9 @@ export function patchSize(grid: Grid, skin: Skin): number {
   return Math.max(3, Math.round(Math.min(observed, largest)));
 }
 
-/**
- * Templates at least (nearly) as large as the patch, shrunk to it; a label with none that large keeps
- * its largest ones. So a template is enlarged only when the skin has nothing bigger for its label.
- */
+/** Every template resampled to the patch size: the nearest wins, whichever size the game drew it at. */
 function prepareTemplates(skin: Skin, size: number): Prepared[] {
-  const inner = (t: Template) => Math.min(t.image.width, t.image.height) * (1 - 2 * skin.inset);
-  const largest = new Map<Cell, number>();
-  for (const t of skin.templates) largest.set(t.label, Math.max(largest.get(t.label) ?? 0, inner(t)));
-  return skin.templates
-    .filter((t) => inner(t) >= 0.9 * size || inner(t) === largest.get(t.label))
-    .map((t) => ({ label: t.label, patch: cellPatch(t.image, wholeGrid(t.image), 0, 0, skin.inset, size) }));
+  return skin.templates.map((t) => ({ label: t.label, patch: cellPatch(t.image, wholeGrid(t.image), 0, 0, skin.inset, size) }));
 }
 
 /**

@@ -129,7 +129,10 @@ function dedupe(boxes: Rect[], side: number): Rect[] {
   return [...seen.values()];
 }
 
-/** Median distance from an outline to its nearest neighbour along one axis: a first estimate of the pitch. */
+/**
+ * Typical distance from an outline to its nearest neighbour along one axis: a first estimate of the pitch.
+ * The mean of the gaps near the median, since a resized board alternates gaps (10, 11, 10, … for 10.5).
+ */
 function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
   const along = axis === 'x' ? centerX : centerY;
   const across = axis === 'x' ? centerY : centerX;
@@ -142,8 +145,11 @@ function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
     }
     if (gap < 1.9 * side) gaps.push(gap);
   }
+  if (!gaps.length) return side;
   gaps.sort((p, q) => p - q);
-  return gaps.length ? gaps[gaps.length >> 1] : side;
+  const median = gaps[gaps.length >> 1];
+  const near = gaps.filter((g) => Math.abs(g - median) <= 0.2 * median);
+  return near.reduce((a, b) => a + b, 0) / near.length;
 }
 
 /** The largest group of outlines linked through neighbours that sit a whole number of pitches apart. */
