@@ -60,30 +60,27 @@ interface AxisFit {
   count: number;
 }
 
-/** Centres c = origin + pitch * (k + 0.5) for whole k; outliers (off the lattice) are dropped between rounds. */
+/**
+ * Centres c = origin + pitch * (k + 0.5) for whole k. The fit starts from the centres near the middle and
+ * takes in farther ones as it goes, so a first pitch a few percent off never miscounts far cells; centres
+ * off the lattice are dropped.
+ */
 function fitAxis(centres: number[], pitchGuess: number): AxisFit {
   let pitch = pitchGuess;
-  let origin = phase(centres, pitch) - pitch / 2;
-  let points = centres;
-  for (let round = 0; round < 3; round++) {
-    const k = points.map((c) => Math.round((c - origin) / pitch - 0.5));
-    ({ pitch, origin } = leastSquares(k, points));
-    points = points.filter((c) => Math.abs(residual(c, origin, pitch)) < 0.25);
+  const sorted = [...centres].sort((a, b) => a - b);
+  const middle = sorted[sorted.length >> 1];
+  let origin = middle - pitch / 2;
+  let points = sorted;
+  for (let reach = 4 * pitch; ; reach *= 2) {
+    const window = points.filter((c) => Math.abs(c - middle) <= reach);
+    const k = window.map((c) => Math.round((c - origin) / pitch - 0.5));
+    if (new Set(k).size >= 2) ({ pitch, origin } = leastSquares(k, window));
+    points = points.filter((c) => Math.abs(c - middle) > reach || Math.abs(residual(c, origin, pitch)) < 0.25);
+    if (window.length === points.length && reach > sorted[sorted.length - 1] - sorted[0]) break;
   }
   const k = points.map((c) => Math.round((c - origin) / pitch - 0.5));
   const kMin = Math.min(...k);
   return { origin: origin + kMin * pitch, pitch, count: Math.max(...k) - kMin + 1 };
-}
-
-/** Where, modulo the pitch, the centres sit (a circular mean, so wrap-around does not bias it). */
-function phase(centres: number[], pitch: number): number {
-  let sin = 0;
-  let cos = 0;
-  for (const c of centres) {
-    sin += Math.sin((2 * Math.PI * c) / pitch);
-    cos += Math.cos((2 * Math.PI * c) / pitch);
-  }
-  return (pitch * Math.atan2(sin, cos)) / (2 * Math.PI);
 }
 
 function residual(c: number, origin: number, pitch: number): number {
