@@ -1,5 +1,7 @@
 // @ts-check
-// npm run bench: per-stage medians in-process, and whole-process time of the CLI. Not a test.
+// npm run bench: per-stage medians in-process, and whole-process time of the CLI; then the solver alone
+// (deductions, probabilities, whole board analysis) on mine01, random expert positions and 100×100 boards.
+// Not a test.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -9,6 +11,7 @@ const { performance } = require('node:perf_hooks');
 const ma = require('../dist/index.js');
 const { encode } = require('../dist/encode.js');
 const { solve } = require('../dist/solve.js');
+const { probabilities } = require('../dist/probability.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
@@ -81,6 +84,109 @@ async function main() {
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; whole process: 5 runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
+  solverTable();
+}
+
+/** @param {number[]} xs @param {number} q */
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+
+/**
+ * Times of each step over a set of boards: each step once to warm up, then `repeat` timed runs.
+ * @param {{ board: any, total: number | null }[]} boards @param {number} repeat
+ */
+function timeSolver(boards, repeat) {
+  const small = boards[0].board.rows * boards[0].board.cols <= 480;
+  /** @type {Record<string, (problem: any, board: any, total: number | null) => unknown>} */
+  const steps = {
+    deductions: (problem) => solve(problem),
+    probabilities: (problem) => probabilities(problem),
+    'whole analysis': (_, board, total) => ma.analyzeBoard(board, 'bench', { mines: total }),
+    'counting engine': (problem) => solve(problem, { engine: 'count' }),
+    ...(small ? { 'bare SAT': (/** @type {any} */ problem) => solve(problem, { engine: 'sat' }) } : {}),
+  };
+  /** @type {Record<string, number[]>} */
+  const t = Object.fromEntries(Object.keys(steps).map((name) => [name, []]));
+  for (const { board, total } of boards) {
+    const problem = encode(board, { totalMines: total });
+    for (const [name, step] of Object.entries(steps)) {
+      step(problem, board, total);
+      for (let i = 0; i < repeat; i++) {
+        const start = performance.now();
+        step(problem, board, total);
+        t[name].push(performance.now() - start);
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(t).map(([name, xs]) => [name, `${quantile(xs, 0.5).toFixed(1)} / ${quantile(xs, 0.99).toFixed(1)}`]));
+}
+
+function solverTable() {
+  const rows = [];
+  const mine01 = path.join(SHARED, 'seed-expectations/mine01.board.txt');
+  if (fs.existsSync(mine01)) {
+    const board = ma.parseBoard(fs.readFileSync(mine01, 'utf8'));
+    rows.push({ case: 'mine01, no total (30 runs)', ...timeSolver([{ board, total: null }], 30) });
+    rows.push({ case: 'mine01, 99 mines (30 runs)', ...timeSolver([{ board, total: 99 }], 30) });
+  }
+  const expert = Array.from({ length: 240 }, (_, i) => ({ board: randomBoard(1000 + i, 16, 30, 99, 1 + (i % 12) * 2), total: 99 }));
+  rows.push({ case: '240 random expert positions', ...timeSolver(expert, 1) });
+  const big = Array.from({ length: 8 }, (_, i) => ({ board: randomBoard(2000 + i, 100, 100, 2000, 20 + i * 60), total: 2000 }));
+  rows.push({ case: '8 random 100×100, 2000 mines', ...timeSolver(big, 1) });
+  const sparse = Array.from({ length: 8 }, (_, i) => ({ board: sparseBoard(3000 + i), total: 2000 }));
+  rows.push({ case: '8 × 100×100 all hidden but a few counts', ...timeSolver(sparse, 1) });
+  console.log('\nsolver, in-process: median / p99 in ms (per board; mine01: per run). deductions = propagation + SAT backbone (the default); counting engine = the exact dynamic programme alone; bare SAT = the backbone without propagation');
+  console.table(rows);
+}
+
+/** @param {number} seed */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random game after some clicks (zeros flood-fill). @param {number} seed @param {number} rows @param {number} cols @param {number} mines @param {number} clicks */
+function randomBoard(seed, rows, cols, mines, clicks) {
+  const rand = rng(seed);
+  const order = Array.from({ length: rows * cols }, (_, i) => i).sort(() => rand() - 0.5);
+  const mine = new Set(order.slice(0, mines));
+  const cells = Array.from({ length: rows }, () => new Array(cols).fill('.'));
+  /** @param {number} r @param {number} c */
+  const around = (r, c) => {
+    let n = 0;
+    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) if (r + dr >= 0 && r + dr < rows && c + dc >= 0 && c + dc < cols && mine.has((r + dr) * cols + c + dc)) n++;
+    return n;
+  };
+  /** @param {number} row @param {number} col */
+  const open = (row, col) => {
+    const stack = [[row, col]];
+    while (stack.length) {
+      const [r, c] = /** @type {number[]} */ (stack.pop());
+      if (r < 0 || r >= rows || c < 0 || c >= cols || cells[r][c] !== '.' || mine.has(r * cols + c)) continue;
+      cells[r][c] = String(around(r, c));
+      if (cells[r][c] === '0') for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) stack.push([r + dr, c + dc]);
+    }
+  };
+  for (let k = 0; k < clicks; k++) {
+    const safe = order.slice(mines).filter((i) => cells[Math.floor(i / cols)][i % cols] === '.');
+    if (!safe.length) break;
+    const zeros = safe.filter((i) => around(Math.floor(i / cols), i % cols) === 0);
+    const pick = (k === 0 && zeros.length ? zeros : safe)[Math.floor(rand() * (k === 0 && zeros.length ? zeros : safe).length)];
+    open(Math.floor(pick / cols), pick % cols);
+  }
+  return { rows, cols, cells, totalMines: null };
+}
+
+/** 100×100, every cell hidden except a few counts (possible ones: no neighbour mined beyond 8). @param {number} seed */
+function sparseBoard(seed) {
+  const rand = rng(seed);
+  const cells = Array.from({ length: 100 }, () => new Array(100).fill('.'));
+  for (let k = 0; k < 12; k++) cells[Math.floor(rand() * 100)][Math.floor(rand() * 100)] = String(1 + Math.floor(rand() * 4));
+  return { rows: 100, cols: 100, cells, totalMines: null };
 }
 
 main().catch((err) => {

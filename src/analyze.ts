@@ -1,12 +1,11 @@
 import { debuglog } from 'node:util';
-import type { Analysis, Board, Coord, Deductions, FlagReport, Grid, Reading, RgbaImage, Skin } from './types';
+import type { Analysis, Board, Coord, Grid, Reading, RgbaImage, Skin } from './types';
 import { decode } from './decode';
 import { locate } from './locate';
 import { fitGrid, trimGrid } from './grid';
 import { classify } from './classify';
-import { encode } from './encode';
-import { solve } from './solve';
-import { cellName, parseCellName } from './board';
+import { analyzePosition, rereadings } from './position';
+import { neighbours, parseCellName } from './board';
 import { builtinSkinNames, loadSkin } from './skin';
 
 const trace = debuglog('mine-assist');
@@ -34,33 +33,40 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     const { skin, readings, grid } = await readCells(image, fitGrid(image, located), options.skin);
     const board = boardFromReadings(grid, readings, options.mines ?? null);
     const analysis = analyzeBoard(board, file, options);
-    return { image, analysis: { ...analysis, skin: skin.name, region: regionOf(grid), grid, readings, unreadable: unreadableOf(readings) } };
+    const suggestions = analysis.conflict ? rereadings(board, readings, analysis.conflict, positionOptions(board, options)) : [];
+    return { image, analysis: { ...analysis, skin: skin.name, region: regionOf(grid), grid, readings, unreadable: unreadableOf(readings), suggestions } };
   } catch (err) {
     return { image, analysis: failed(file, err) };
   }
 }
 
-/** Board → deductions: the solver alone, for a text board or a board read from a screenshot. */
+/** Board → deductions, probabilities, reasons (or the conflict): the solver alone, for any board. */
 export function analyzeBoard(board: Board, file: string, options: AnalyzeOptions = {}): Analysis {
-  const totalMines = options.mines ?? board.totalMines;
-  const deductions = solve(encode(board, { totalMines, trustFlags: options.trustFlags ?? false }));
+  const position = analyzePosition(board, positionOptions(board, options));
   return {
     file,
-    status: deductions.status,
+    status: position.deductions.status,
     skin: null,
     region: null,
     grid: null,
-    board: { ...board, totalMines },
+    board: { ...board, totalMines: positionOptions(board, options).totalMines },
     readings: null,
-    deductions,
     unreadable: [],
-    flags: flagReport(board, deductions),
+    suggestions: [],
+    ...position,
   };
+}
+
+function positionOptions(board: Board, options: AnalyzeOptions) {
+  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false };
 }
 
 export function failed(file: string, err: unknown): Analysis {
   const error = err instanceof Error ? err.message : String(err);
-  return { file, status: 'error', error, skin: null, region: null, grid: null, board: null, readings: null, deductions: null, unreadable: [], flags: { proven: [], unproven: [], wrong: [] } };
+  return {
+    file, status: 'error', error, skin: null, region: null, grid: null, board: null, readings: null, deductions: null, unreadable: [],
+    flags: { proven: [], unproven: [], wrong: [], trusted: [] }, probabilities: null, bestGuess: null, reasons: [], conflict: null, suggestions: [], notes: [],
+  };
 }
 
 const skinCache = new Map<string, Promise<Skin>>();
@@ -86,13 +92,22 @@ async function readCells(image: RgbaImage, found: Grid, skinName?: string): Prom
   const fitted = alignToSkin(image, found, skin);
   const all = classify(image, fitted, skin);
   const { grid, top, left } = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= 2 * skin.maxDistance);
-  const readings = all
+  const readings = distrustLoneZeros(grid, all
     .filter((r) => r.row >= top && r.row < top + grid.rows && r.col >= left && r.col < left + grid.cols)
-    .map((r) => ({ ...r, row: r.row - top, col: r.col - left }));
+    .map((r) => ({ ...r, row: r.row - top, col: r.col - left })));
   const fit = readings.reduce((sum, r) => sum + r.distance, 0) / Math.max(1, readings.length);
   trace('skin %s: %d×%d, mean distance %s', skin.name, grid.rows, grid.cols, fit.toFixed(2));
+  if (fit > POOR_FIT * skin.maxDistance) {
+    throw new Error(`no skin fits this board (closest: ${skin.name}, mean distance ${fit.toFixed(1)}); teach it one with 'mine-assist learn'`);
+  }
   return { skin, readings, grid, fit };
 }
+
+/**
+ * A skin whose templates sit this far (as a share of its match limit) from the board's cells on average
+ * is the wrong skin: reading with it could misread cells that still pass the per-cell tests.
+ */
+const POOR_FIT = 0.5;
 
 /** The built-in skin whose templates sit closest to a spread sample of the board's cells. */
 async function bestSkin(image: RgbaImage, grid: Grid): Promise<Skin> {
@@ -138,16 +153,27 @@ function boardFromReadings(grid: Grid, readings: Reading[], totalMines: number |
   return { rows: grid.rows, cols: grid.cols, cells, totalMines };
 }
 
-function flagReport(board: Board, deductions: Deductions): FlagReport {
-  const mines = new Set(deductions.mines);
-  const safe = new Set(deductions.safe);
-  const report: FlagReport = { proven: [], unproven: [], wrong: [] };
-  board.cells.forEach((line, row) => line.forEach((cell, col) => {
-    if (cell !== 'F') return;
-    const name = cellName(row, col);
-    (mines.has(name) ? report.proven : safe.has(name) ? report.wrong : report.unproven).push([row, col]);
-  }));
-  return report;
+/**
+ * A game opens every neighbour of an open 0 by itself, so a 0 read next to a hidden or flagged cell is a
+ * misreading (or not a cell at all): it becomes unreadable, which can only remove facts. Repeated, since
+ * each such 0 turns hidden in turn.
+ */
+function distrustLoneZeros(grid: Grid, readings: Reading[]): Reading[] {
+  const at = (row: number, col: number) => readings[row * grid.cols + col];
+  const closed = (r: Reading) => r.cell === '.' || r.cell === 'F' || r.cell === '?';
+  let out = readings.map((r) => ({ ...r }));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const r of out) {
+      if (r.cell !== '0') continue;
+      const around = neighbours({ rows: grid.rows, cols: grid.cols, cells: [], totalMines: null }, r.row, r.col);
+      if (around.some(([row, col]) => closed(at(row, col)))) {
+        Object.assign(r, { cell: '.', unreadable: true });
+        changed = true;
+      }
+    }
+  }
+  return out;
 }
 
 function unreadableOf(readings: Reading[]): Coord[] {

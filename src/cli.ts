@@ -6,6 +6,9 @@ import { learn } from './learn';
 import { parseBoard } from './board';
 import { saveSkin } from './skin';
 import { boardText, summaryLine, toJson } from './report';
+import { explainCell } from './explain';
+import { EXPORT_FORMATS, type ExportFormat, exportBoard } from './export';
+import type { Coord } from './types';
 
 export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3 } as const;
 
@@ -30,15 +33,18 @@ export async function main(argv: string[]): Promise<number> {
 function parser(argv: string[], setCode: (code: number) => void) {
   return yargs(argv)
     .scriptName('mine-assist')
-    .usage('$0 <image|dir|board.txt>... [options]\n\nFinds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly mines or certainly safe, and writes <name>.annotated.png beside the input with them marked (red disc = mine, green check = safe, orange dashed frame = unreadable). A board text file (.txt) runs the solver alone.')
+    .usage('$0 <image|dir|board.txt>... [options]\n\nFinds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly mines or certainly safe, and writes <name>.annotated.png beside the input with them marked (red disc = mine, green check = safe, orange dashed frame = unreadable, blue ? = best guess when nothing is certainly safe, yellow frames = counts that contradict each other). A board text file (.txt) runs the solver alone.')
     .command('$0 <inputs..>', false, (y) => y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'screenshots, folders of screenshots, or board text files' })
       .option('o', { alias: 'output', type: 'string', describe: 'output file (one input) or folder (several inputs)' })
       .option('skin', { type: 'string', describe: 'built-in skin name or skin folder (default: best fit of the built-in skins)' })
-      .option('mines', { type: 'number', describe: 'total mines in the game, flags included (adds the count to the deductions)' })
+      .option('mines', { type: 'number', describe: 'total mines in the game, flags included (adds count-only deductions, and probabilities away from the numbers)' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object per input (an array for several)' })
       .option('board', { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' })
-      .option('trust-flags', { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints' }), async (args) => {
+      .option('trust-flags', { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints (listed as trusted, not checked)' })
+      .option('probabilities', { type: 'boolean', default: false, describe: 'draw the mine probability (%) of every uncertain hidden cell as a heat map' })
+      .option('explain', { type: 'string', describe: 'print, in words, why cell ROW,COL (from 0) is certain, or its mine probability' })
+      .option('export', { choices: EXPORT_FORMATS, describe: 'print the read board as a JSMinesweeper .mine file or a minesweepr ascii board' }), async (args) => {
       setCode(await analyzeCommand(args as unknown as AnalyzeArgs));
     })
     .command('learn <images..>', 'build a skin from screenshots and their board texts', (y) => y
@@ -51,6 +57,9 @@ function parser(argv: string[], setCode: (code: number) => void) {
     .example('$0 shot.png', 'writes shot.annotated.png')
     .example('$0 shots/ -o out/ --json', 'a whole folder, one JSON array')
     .example('$0 board.txt --board', 'solve a text board (. hidden, 0-8 counts, F flag)')
+    .example('$0 shot.png --mines 99 --probabilities', 'exact mine probabilities with the total, drawn as a heat map')
+    .example('$0 shot.png --explain 3,7', 'why row 3, column 7 is certain (the counts that force it)')
+    .example('$0 shot.png --export mine > shot.mine', 'continue in JSMinesweeper')
     .example('$0 learn shot.png --board shot.board.txt --name mygame --out skins/mygame', 'teach it a new skin')
     .epilogue('Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed.')
     .strict()
@@ -70,27 +79,51 @@ interface AnalyzeArgs {
   json: boolean;
   board: boolean;
   trustFlags: boolean;
+  probabilities: boolean;
+  explain?: string;
+  export?: ExportFormat;
 }
 
 async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   if (args.mines !== undefined && !(Number.isInteger(args.mines) && args.mines >= 0)) throw new UsageError('--mines takes a whole number ≥ 0');
   const files = await expandInputs(args.inputs);
   if (!files.length) throw new UsageError('no input images found');
-  const printBoard = args.board;
-  const results = await runBatch(files, { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags }, (r) => {
+  const explain = args.explain === undefined ? undefined : parseCell(args.explain);
+  const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities };
+  const results = await runBatch(files, options, (r) => {
     if (r.analysis.status === 'error') process.stderr.write(summaryLine(r.analysis, r.output) + '\n');
-    else if (!args.json) printResult(r, printBoard, files.length > 1);
+    else if (!args.json) printResult(r, { ...args, explain }, files.length > 1);
   });
   if (args.json) {
-    const json = results.map((r) => toJson(r.analysis, r.output));
+    const json = results.map((r) => ({ ...toJson(r.analysis, r.output), ...exported(r, args) }));
     process.stdout.write(JSON.stringify(files.length === 1 && args.inputs.length === 1 && json.length === 1 && !(await isDir(args.inputs[0])) ? json[0] : json, null, 2) + '\n');
   }
   return results.every((r) => r.analysis.status === 'ok') ? EXIT.ok : EXIT.input;
 }
 
-function printResult(r: FileResult, printBoard: boolean, several: boolean): void {
-  if (!printBoard) process.stdout.write(summaryLine(r.analysis, r.output) + '\n');
-  else process.stdout.write((several ? `== ${r.analysis.file}\n` : '') + boardText(r.analysis));
+/** The summary line; or, when asked, the board, the export and the explanation, in that order. */
+function printResult(r: FileResult, args: Omit<AnalyzeArgs, 'explain'> & { explain?: Coord }, several: boolean): void {
+  const blocks = [
+    args.board ? boardText(r.analysis) : '',
+    exported(r, args).export ?? '',
+    args.explain ? explainCell(r.analysis, args.explain) + '\n' : '',
+  ].filter(Boolean);
+  if (blocks.length === 0) process.stdout.write(summaryLine(r.analysis, r.output) + '\n');
+  else process.stdout.write((several ? `== ${r.analysis.file}\n` : '') + blocks.join(''));
+}
+
+/** The --export text (its notes go to stderr); nothing without --export or a board. */
+function exported(r: FileResult, args: { export?: ExportFormat; trustFlags: boolean }): { export?: string } {
+  if (!args.export || !r.analysis.board) return {};
+  const { text, notes } = exportBoard(r.analysis.board, args.export, args.trustFlags);
+  for (const note of notes) process.stderr.write(`mine-assist: ${r.analysis.file}: ${note}\n`);
+  return { export: text };
+}
+
+function parseCell(text: string): Coord {
+  const match = /^\s*(\d+)\s*,\s*(\d+)\s*$/.exec(text);
+  if (match === null) throw new UsageError(`--explain takes ROW,COL (numbers from 0), not '${text}'`);
+  return [Number(match[1]), Number(match[2])];
 }
 
 interface LearnArgs {

@@ -1,5 +1,19 @@
-import type { Analysis, Coord } from './types';
+import type { Analysis, Coord, Reason, Rereading } from './types';
 import { formatBoard, parseCellName } from './board';
+
+/** A reason in JSON: the witnesses (open cells) whose counts force the cell, and whether the total is needed. */
+export interface JsonReason {
+  cell: Coord;
+  mine: boolean;
+  witnesses: Coord[];
+  total: boolean;
+}
+
+/** A conflict in JSON: open cells whose counts cannot all hold (with the total, when it is one of them). */
+export interface JsonConflict {
+  cells: Coord[];
+  total: boolean;
+}
 
 /** The JSON contract of DESIGN.md (stable: extend, don't rename). */
 export interface JsonResult {
@@ -13,11 +27,20 @@ export interface JsonResult {
   mines: Coord[];
   safe: Coord[];
   totalMines: number | null;
+  /** False when the board was too large to decide every cell (the listed cells are still proven). */
+  complete: boolean;
   unreadable: Coord[];
   flags: Analysis['flags'];
-  probabilities: null;
-  bestGuess: null;
+  /** [row, col, p] for every unknown cell (hidden, '?', untrusted flag); p null when nothing is known of it. */
+  probabilities: [number, number, number | null][] | null;
+  bestGuess: Coord | null;
+  reasons: JsonReason[];
+  conflict: JsonConflict | null;
+  suggestions: Rereading[];
+  notes: string[];
   output: string | null;
+  /** The board in another solver's format (--export). */
+  export?: string;
 }
 
 export function toJson(analysis: Analysis, output: string | null): JsonResult {
@@ -33,12 +56,31 @@ export function toJson(analysis: Analysis, output: string | null): JsonResult {
     mines: d ? d.mines.map(parseCellName) : [],
     safe: d ? d.safe.map(parseCellName) : [],
     totalMines: analysis.board?.totalMines ?? null,
+    complete: d?.complete ?? true,
     unreadable: analysis.unreadable,
     flags: analysis.flags,
-    probabilities: null,
-    bestGuess: null,
+    probabilities: analysis.probabilities?.map(({ cell, p }): [number, number, number | null] => [...parseCellName(cell), p]) ?? null,
+    bestGuess: analysis.bestGuess === null ? null : parseCellName(analysis.bestGuess),
+    reasons: analysis.reasons.map(jsonReason),
+    conflict: analysis.conflict && split(analysis.conflict.sources),
+    suggestions: analysis.suggestions,
+    notes: analysis.notes,
     output,
   };
+}
+
+function jsonReason(reason: Reason): JsonReason {
+  const { cells, total } = split(reason.sources);
+  return { cell: parseCellName(reason.cell), mine: reason.mine, witnesses: cells, total };
+}
+
+function split(sources: string[]): JsonConflict {
+  return { cells: sources.filter((s) => s !== 'total').map(parseCellName), total: sources.includes('total') };
+}
+
+/** "r3c7 read as 3, consistent if 2" */
+export function suggestionText({ cell: [row, col], read, consistentIf }: Rereading): string {
+  return `r${row}c${col} read as ${read}, consistent if ${consistentIf}`;
 }
 
 /** The read board with certain mines (m) and safe cells (s) overlaid on hidden cells, as board text. */
@@ -59,8 +101,20 @@ export function summaryLine(analysis: Analysis, output: string | null): string {
     b ? `${b.rows}×${b.cols}` : '',
     analysis.skin ? `skin ${analysis.skin}` : '',
     analysis.status === 'inconsistent' ? 'INCONSISTENT board (no count layout fits what was read)' : '',
+    analysis.conflict ? `conflict: ${analysis.conflict.sources.join(' ')}` : '',
+    analysis.suggestions.length ? `maybe ${analysis.suggestions.map(suggestionText).join('; ')}` : '',
     d && analysis.status === 'ok' ? `${d.mines.length} certain mines, ${d.safe.length} certain safe` : '',
+    guessText(analysis),
     analysis.unreadable.length ? `${analysis.unreadable.length} unreadable` : '',
   ].filter(Boolean);
   return `${analysis.file}: ${parts.join(', ')}${output ? ` → ${output}` : ''}`;
+}
+
+function guessText(analysis: Analysis): string {
+  const p = analysis.probabilities?.find((c) => c.cell === analysis.bestGuess)?.p;
+  return analysis.bestGuess && p != null ? `best guess ${analysis.bestGuess} (${percent(p)} mine)` : '';
+}
+
+export function percent(p: number): string {
+  return p > 0 && p < 0.001 ? '<0.1%' : p < 1 && p > 0.999 ? '>99.9%' : `${(p * 100).toFixed(1)}%`;
 }

@@ -1,6 +1,23 @@
 // Finds every deduction: an unknown is a certain mine (safe) exactly when assuming it safe (a mine) is UNSAT.
 // The only file that touches logic-solver. The solver knows no geometry, only constraints.
-import type { Constraint, Deductions, Problem } from './types';
+import { debuglog } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import type { Deductions, Problem } from './types';
+import { byRowCol, deduce, deducePartial, LIMITS, withFixed } from './certain';
+import { reduce, type Shape, shapeOf } from './space';
+
+const trace = debuglog('mine-assist');
+
+export interface SolveOptions {
+  /**
+   * 'auto' (default): propagation, then the SAT backbone on what is left; a board too large for it in
+   * bounded time goes to the exact dynamic programme (certain.ts), and past its limits to partial proofs.
+   * 'sat': the SAT backbone alone, no limits. 'count': the dynamic programme alone (a cross-check).
+   */
+  engine?: 'auto' | 'sat' | 'count';
+  /** Work limits of the dynamic programme (certain.ts LIMITS by default). */
+  limits?: typeof LIMITS;
+}
 
 type LogicModule = typeof import('logic-solver');
 type Formula = ReturnType<LogicModule['and']>;
@@ -51,17 +68,6 @@ function newVariable(current: Session): number {
   return current.solver.getVarNum(`#${++current.names}`);
 }
 
-/**
- * Unknowns in no local constraint ("outside" the frontier) appear only in global constraints, which cover
- * every unknown: they are interchangeable, one subject whose mine count is total − frontier mines.
- */
-interface Shape {
-  local: Constraint[];
-  frontier: string[];
-  outside: string[];
-  total: number | null;
-}
-
 /** One thing to decide: a frontier cell, or all outside cells at once. */
 interface Subject {
   cells: string[];
@@ -81,14 +87,47 @@ interface Model {
   frontierMines: number;
 }
 
-export function solve(problem: Problem): Deductions {
-  const shape = analyse(problem);
+/**
+ * The SAT backbone gets the problem without the cells propagation fixes, and at most SAT_UNKNOWNS unknowns
+ * (SAT_TOTAL frontier cells under a total: its adder is slow to build and large) and SAT_MS milliseconds;
+ * it also stops if MiniSat runs out of its fixed memory. Past that the dynamic programme decides.
+ */
+const SAT_UNKNOWNS = 8000;
+const SAT_TOTAL = 800;
+const SAT_MS = 1500;
+
+class OutOfTime extends Error {}
+
+export function solve(problem: Problem, options: SolveOptions = {}): Deductions {
+  if (options.engine === 'sat') return satBackbone(problem, Infinity);
+  const counted = () => deduce(problem, options.limits) ?? deducePartial(problem, options.limits);
+  if (options.engine === 'count') return counted();
+  const reduced = reduce(problem);
+  if (reduced === null) return inconsistent();
+  const shape = shapeOf(reduced.problem);
+  if (shape === null) return inconsistent();
+  const unknowns = shape.frontier.length + shape.outside.length;
+  if (unknowns > SAT_UNKNOWNS || (shape.total !== null && shape.frontier.length > SAT_TOTAL)) {
+    trace('solve: %d unknowns, too large for the SAT backbone: dynamic programme', unknowns);
+    return counted();
+  }
+  try {
+    return withFixed(satBackbone(reduced.problem, performance.now() + SAT_MS), reduced.fixed);
+  } catch (err) {
+    trace('solve: SAT backbone gave up: %s', err instanceof OutOfTime ? 'time limit' : String(err));
+    session = undefined;
+    return counted();
+  }
+}
+
+function satBackbone(problem: Problem, deadline: number): Deductions {
+  const shape = shapeOf(problem);
   if (shape === null) return inconsistent();
   const call = startCall();
   try {
     return call.Logic.disablingAssertions(() => {
       const subjects = buildSubjects(call, shape);
-      if (subjects === null || !probeAll(call, shape, subjects)) return inconsistent();
+      if (subjects === null || !probeAll(call, shape, subjects, deadline)) return inconsistent();
       const pick = (kind: 'mine' | 'safe') =>
         subjects.filter((s) => s.certain === kind).flatMap((s) => s.cells).sort(byRowCol);
       return { status: 'ok', mines: pick('mine'), safe: pick('safe') };
@@ -96,28 +135,6 @@ export function solve(problem: Problem): Deductions {
   } finally {
     call.solver.forbid(call.active);
   }
-}
-
-/** Splits constraints into local and global; null when a constraint alone is impossible. */
-function analyse(problem: Problem): Shape | null {
-  const universe = [...new Set([...problem.unknowns, ...problem.constraints.flatMap((c) => c.cells)])];
-  const local: Constraint[] = [];
-  const totals = new Set<number>();
-  for (const constraint of problem.constraints) {
-    const size = new Set(constraint.cells).size;
-    if (constraint.count < 0 || constraint.count > size) return null;
-    if (size === 0) continue;
-    if (size === universe.length) totals.add(constraint.count);
-    else local.push(constraint);
-  }
-  if (totals.size > 1) return null;
-  const onFrontier = new Set(local.flatMap((c) => c.cells));
-  return {
-    local,
-    frontier: universe.filter((cell) => onFrontier.has(cell)),
-    outside: universe.filter((cell) => !onFrontier.has(cell)),
-    total: totals.size === 1 ? [...totals][0] : null,
-  };
 }
 
 /** Requires every constraint; null when the total cannot be met. */
@@ -191,13 +208,14 @@ function subsets(items: number[], size: number, from = 0): number[][] {
  * asks for a model where some still-undecided subject takes its unseen value: SAT sees at least one more,
  * UNSAT proves every remaining subject certain at once. False if the problem itself is UNSAT.
  */
-function probeAll(call: Call, shape: Shape, subjects: Subject[]): boolean {
+function probeAll(call: Call, shape: Shape, subjects: Subject[], deadline: number): boolean {
   const { Logic, solver, active } = call;
   const first = solver.solveAssuming(active);
   if (first === null) return false;
   observe(first, call, shape, subjects);
   const undecided = () => subjects.filter((s) => !(s.seenMine && s.seenSafe));
   for (let open = undecided(); open.length > 0; ) {
+    if (performance.now() > deadline) throw new OutOfTime();
     const unseen = open.map((s) => (s.seenMine ? s.safe : s.mine));
     const probe = call.fresh();
     solver.require(Logic.or(-probe, active), Logic.or(-probe, unseen));
@@ -222,11 +240,4 @@ function observe(solution: Solution, call: Call, shape: Shape, subjects: Subject
     subject.seenMine ||= subject.canBeMine(model);
     subject.seenSafe ||= subject.canBeSafe(model);
   }
-}
-
-/** Row, then col; a name that is not r<row>c<col> sorts last. */
-function byRowCol(a: string, b: string): number {
-  const key = (name: string) => /^r(\d+)c(\d+)$/.exec(name)?.slice(1).map(Number) ?? [Infinity, Infinity];
-  const [[ra, ca], [rb, cb]] = [key(a), key(b)];
-  return ra - rb || ca - cb || (a < b ? -1 : a > b ? 1 : 0);
 }

@@ -76,12 +76,48 @@ export interface Deductions {
   mines: string[];
   /** Unknowns that are safe in every consistent layout. */
   safe: string[];
+  /**
+   * False when the board was too large to decide every cell in bounded time: every cell listed is
+   * proven, but others may be certain too (and an inconsistency may go unnoticed). Absent = complete.
+   */
+  complete?: boolean;
+}
+
+/** The chance that an unknown is a mine; null when nothing is known of it (off the frontier, no total). */
+export interface CellProbability {
+  cell: string;
+  p: number | null;
+}
+
+/** Why a cell is certain: a few constraints that already force it, named by their sources. */
+export interface Reason {
+  cell: string;
+  mine: boolean;
+  /** Witness cell names ('r3c7'), and 'total' when the mine count is needed. */
+  sources: string[];
+}
+
+/** A small set of constraints that cannot all hold (minimal: drop any one and the rest can). */
+export interface Conflict {
+  /** Witness cell names, and 'total' when the mine count is one of them. */
+  sources: string[];
+}
+
+/** A single re-reading that would make an inconsistent board consistent: a suggestion, never applied. */
+export interface Rereading {
+  cell: Coord;
+  read: Cell;
+  consistentIf: Cell;
+  /** True when consistentIf is the classifier's runner-up template (the likeliest misreading). */
+  runnerUp: boolean;
 }
 
 export interface FlagReport {
   proven: Coord[];
   unproven: Coord[];
   wrong: Coord[];
+  /** With trusted flags (--trust-flags) every flag is a mine by fiat: listed here, not checked. */
+  trusted: Coord[];
 }
 
 /** A skin in memory: templates keyed by label, all of one nominal cell size. */
@@ -116,4 +152,16 @@ export interface Analysis {
   deductions: Deductions | null;
   unreadable: Coord[];
   flags: FlagReport;
+  /** Mine probability of every unknown; null when inconsistent or too costly (then a note says so). */
+  probabilities: CellProbability[] | null;
+  /** The cell to try when no safe cell is certain (README: best guess); a cell name. */
+  bestGuess: string | null;
+  /** One per certain cell. */
+  reasons: Reason[];
+  /** For an inconsistent board: a minimal set of counts that cannot all hold. */
+  conflict: Conflict | null;
+  /** For an inconsistent board read from a screenshot: re-readings that would make it consistent. */
+  suggestions: Rereading[];
+  /** Limits reached and assumptions made, in words. */
+  notes: string[];
 }

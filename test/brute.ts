@@ -19,12 +19,12 @@ interface Rule {
 }
 
 /**
- * Enumerates every assignment of `names` (pruning only on rules already broken), keeps the consistent
- * ones; certain = same value in all of them, inconsistent = none.
+ * Enumerates every assignment of `names` (pruning only on rules already broken) and counts the
+ * consistent ones, and per name the consistent ones where it is a mine.
  */
-function enumerate(names: string[], rules: Rule[]): Deductions {
+function explore(names: string[], rules: Rule[]): { layouts: number; mines: number[] } {
   const value: boolean[] = [];
-  const seen = names.map(() => ({ mine: false, safe: false }));
+  const mines = names.map(() => 0);
   let layouts = 0;
   const broken = (): boolean =>
     rules.some((rule) => {
@@ -36,7 +36,7 @@ function enumerate(names: string[], rules: Rule[]): Deductions {
     if (broken()) return;
     if (value.length === names.length) {
       layouts++;
-      value.forEach((v, i) => (v ? (seen[i].mine = true) : (seen[i].safe = true)));
+      value.forEach((v, i) => (mines[i] += v ? 1 : 0));
       return;
     }
     for (const v of [false, true]) {
@@ -46,11 +46,17 @@ function enumerate(names: string[], rules: Rule[]): Deductions {
     }
   };
   visit();
+  return { layouts, mines };
+}
+
+/** Certain = same value in every consistent layout; inconsistent = none. */
+function enumerate(names: string[], rules: Rule[]): Deductions {
+  const { layouts, mines } = explore(names, rules);
   if (layouts === 0) return { status: 'inconsistent', mines: [], safe: [] };
   return {
     status: 'ok',
-    mines: names.filter((_, i) => !seen[i].safe),
-    safe: names.filter((_, i) => !seen[i].mine),
+    mines: names.filter((_, i) => mines[i] === layouts),
+    safe: names.filter((_, i) => mines[i] === 0),
   };
 }
 
@@ -68,6 +74,28 @@ export function bruteProblem(problem: Problem): Deductions {
  * and the total (if any) equals all mines. Hidden '.', '?' and untrusted 'F' are the unknowns.
  */
 export function bruteBoard(board: Board, total: number | null, trustFlags: boolean): Deductions {
+  const { names, rules } = boardRules(board, total, trustFlags);
+  return enumerate(names, rules);
+}
+
+/**
+ * Mine probability of each unknown (hidden '.', '?', untrusted 'F'), every consistent layout of all
+ * unknowns equally likely; null when no layout is consistent.
+ */
+export function bruteOdds(board: Board, total: number | null, trustFlags: boolean): Map<string, number> | null {
+  const { names, rules } = boardRules(board, total, trustFlags);
+  const { layouts, mines } = explore(names, rules);
+  return layouts === 0 ? null : new Map(names.map((name, i) => [name, mines[i] / layouts]));
+}
+
+/** Unknowns that are in no count's neighbourhood. */
+export function offFrontier(board: Board, trustFlags: boolean): Set<string> {
+  const { names, rules } = boardRules(board, null, trustFlags);
+  const touched = new Set(rules.flatMap((rule) => rule.cells));
+  return new Set(names.filter((_, i) => !touched.has(i)));
+}
+
+function boardRules(board: Board, total: number | null, trustFlags: boolean): { names: string[]; rules: Rule[] } {
   const names: string[] = [];
   const at = new Map<string, number>();
   const isMine = (ch: string) => ch === '*' || ch === 'X' || (trustFlags && ch === 'F');
@@ -90,7 +118,7 @@ export function bruteBoard(board: Board, total: number | null, trustFlags: boole
     rules.push(rule);
   }));
   if (total !== null) rules.push({ cells: names.map((_, i) => i), count: total - knownMines });
-  return enumerate(names, rules);
+  return { names, rules };
 }
 
 export interface Game {
@@ -181,3 +209,21 @@ export function smallPosition(seed: number): Game {
 }
 
 const hiddenCount = (board: Board) => board.cells.flat().filter((ch) => ch === '.').length;
+
+/**
+ * An endgame: every safe cell open, then a small rectangle hidden again (its counts unknown), mines as
+ * hidden cells or flags. Cells deep in the rectangle touch no count, so the total often decides them.
+ */
+export function endgamePosition(seed: number): Game {
+  const rand = mulberry32(seed);
+  const rows = 4 + Math.floor(rand() * 3);
+  const cols = 4 + Math.floor(rand() * 4);
+  const mines = Math.max(1, Math.round(rows * cols * (0.08 + rand() * 0.12)));
+  const game = randomGame(rand, rows, cols, mines, 1);
+  for (let hidden = safeHidden(game); hidden.length > 0; hidden = safeHidden(game)) open(game.mine, game.board, ...hidden[0]);
+  const [height, width] = [1 + Math.floor(rand() * 3), 1 + Math.floor(rand() * 4)];
+  const [top, left] = [Math.floor(rand() * (rows - height + 1)), Math.floor(rand() * (cols - width + 1))];
+  for (let r = top; r < top + height; r++) for (let c = left; c < left + width; c++) game.board.cells[r][c] = '.';
+  decorate(rand, game);
+  return game;
+}

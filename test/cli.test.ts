@@ -111,3 +111,88 @@ describe('mine-assist CLI', () => {
     expect(stderr).toMatch(/board text is 2×3 but the image shows 20×24/);
   });
 });
+
+describe('mine-assist CLI: probabilities, reasons, conflicts, exports', () => {
+  const tmp = tempDir();
+  afterAll(tmp.cleanup);
+  const boardFile = (name: string, text: string): string => {
+    const file = path.join(tmp.dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  test('--json: one probability per unknown cell, a reason per certain cell, the best guess and notes', async () => {
+    const file = boardFile('odds.txt', '# mines=2\n1...\n1F..\n1...\n');
+    const json = JSON.parse((await runCli([file, '--json'])).stdout);
+    expect(json.probabilities.map(([r, c]: number[]) => `${r},${c}`)).toEqual(['0,1', '0,2', '0,3', '1,1', '1,2', '1,3', '2,1', '2,2', '2,3']);
+    expect(json.probabilities.find(([r, c]: number[]) => r === 1 && c === 1)[2]).toBe(1);
+    const certain = [...json.mines, ...json.safe].map(String).sort();
+    expect(json.reasons.map((r: { cell: number[] }) => String(r.cell)).sort()).toEqual(certain);
+    const flagReason = json.reasons.find((r: { cell: number[] }) => String(r.cell) === '1,1');
+    expect({ ...flagReason, witnesses: flagReason.witnesses.map(String).sort() }).toEqual({ cell: [1, 1], mine: true, witnesses: ['0,0', '1,0', '2,0'], total: false });
+    expect(json.flags.proven).toEqual([[1, 1]]);
+    expect(json.bestGuess).toBeNull();
+    expect(json.conflict).toBeNull();
+    const noTotal = JSON.parse((await runCli([boardFile('nototal.txt', '1...\n1F..\n1...\n'), '--json'])).stdout);
+    expect(noTotal.probabilities.filter(([, , p]: number[]) => p === null)).toHaveLength(6);
+    expect(noTotal.notes.join(' ')).toMatch(/no total mine count/);
+  });
+
+  test('--trust-flags: flags are listed as trusted, not checked', async () => {
+    const json = JSON.parse((await runCli([boardFile('trust.txt', '1...\n1F..\n1...\n'), '--json', '--trust-flags'])).stdout);
+    expect(json.flags).toEqual({ proven: [], unproven: [], wrong: [], trusted: [[1, 1]] });
+    expect(json.probabilities.map(([r, c]: number[]) => `${r},${c}`)).not.toContain('1,1');
+  });
+
+  test('--explain prints the witnesses in words; a bad cell is a usage error', async () => {
+    const file = boardFile('explain.txt', '1...\n1F..\n1...\n');
+    const { code, stdout } = await runCli([file, '--explain', '1,1']);
+    expect(code).toBe(0);
+    expect(stdout).toBe([
+      'r1c1 (a flag, proven right) is certainly a mine.',
+      'If it were safe, these could not all hold:',
+      '  r0c0 shows 1: 1 mine among r0c1, r1c1',
+      '  r1c0 shows 1: 1 mine among r0c1, r1c1, r2c1',
+      '  r2c0 shows 1: 1 mine among r1c1, r2c1',
+      '',
+    ].join('\n'));
+    const bad = await runCli([file, '--explain', 'r1c1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--explain takes ROW,COL/);
+  });
+
+  test('--export mine and minesweepr print the board in those formats', async () => {
+    const file = boardFile('export.txt', '# mines=1\n01.\n01F\n');
+    expect((await runCli([file, '--export', 'mine'])).stdout).toBe('3x2x1\n01H\n01F\n');
+    const ascii = await runCli([file, '--export', 'minesweepr']);
+    expect(ascii.stdout).toBe('.1x\n.1x\n');
+    expect(ascii.stderr).toMatch(/total mines for minesweepr: 1/);
+    expect((await runCli([file, '--export', 'svg'])).code).toBe(2);
+  });
+
+  test('a misread count in a screenshot: inconsistent, the conflict drawn, the re-reading suggested, exit 3', async () => {
+    const [left, top, pitch] = [167, 282, 21];
+    const three = await sharp(SHOT).extract({ left: left + 19 * pitch, top: top + 2 * pitch, width: pitch, height: pitch }).png().toBuffer();
+    const input = path.join(tmp.dir, 'misread.png');
+    await sharp(SHOT).composite([{ input: three, left: left + 18 * pitch, top: top + 4 * pitch }]).png().toFile(input);
+    const out = path.join(tmp.dir, 'misread.annotated.png');
+    const { code, stdout } = await runCli([input, '--json', '-o', out, '--skin', 'xdemineur']);
+    expect(code).toBe(3);
+    const json = JSON.parse(stdout);
+    expect(json.status).toBe('inconsistent');
+    expect(json.conflict).toEqual({ cells: [[4, 17], [4, 18]], total: false });
+    expect(json.suggestions[0]).toMatchObject({ cell: [4, 18], read: '3', consistentIf: '2' });
+    expect(existsSync(out)).toBe(true);
+  });
+
+  test('--probabilities draws a heat map: the picture changes only where cells are uncertain', async () => {
+    const plain = path.join(tmp.dir, 'plain.png');
+    const heat = path.join(tmp.dir, 'heat.png');
+    await runCli([SHOT, '-o', plain, '--skin', 'xdemineur']);
+    await runCli([SHOT, '-o', heat, '--probabilities', '--skin', 'xdemineur']);
+    const [a, b] = await Promise.all([plain, heat].map((f) => sharp(f).raw().toBuffer()));
+    let changed = 0;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) changed++;
+    expect(changed).toBeGreaterThan(1000);
+  });
+});

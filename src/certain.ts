@@ -1,0 +1,81 @@
+// Exact deductions without a SAT solver: propagation, then a complete dynamic programme over every part
+// (BOOL ring). A cell is certain exactly when no layout consistent with every constraint gives it the
+// other value — the same definition as the SAT backbone, decided by exhaustive (merged) enumeration.
+import type { Deductions, Problem } from './types';
+import { buildSpace, type Space } from './space';
+import { buildChain } from './layers';
+import { BOOL, buildChains, sweep } from './sweep';
+
+/** Default work limits: DP cells over all chains, and steps to combine parts through the total. */
+export const LIMITS = { cells: 400_000, work: 40_000_000 };
+
+const inconsistent = (): Deductions => ({ status: 'inconsistent', mines: [], safe: [] });
+
+/** Undefined when the problem is too large for the limits (the caller then needs another method). */
+export function deduce(problem: Problem, limits = LIMITS): Deductions | undefined {
+  const space = buildSpace(problem);
+  if (space === null) return inconsistent();
+  const chains = buildChains(space, { cells: limits.cells });
+  if (chains === null) return undefined;
+  const result = sweep(space, chains, BOOL, limits.work);
+  if (result === null) return undefined;
+  if (!result.consistent) return inconsistent();
+  const mines: string[] = [];
+  const safe: string[] = [];
+  for (const [cell, mine] of space.fixed) (mine ? mines : safe).push(cell);
+  result.classes.forEach((occupancy, c) => {
+    if (occupancy.mine === 0) safe.push(...space.classes[c].cells);
+    else if (occupancy.safe === 0) mines.push(...space.classes[c].cells);
+  });
+  if (result.outside?.mine === 0) safe.push(...space.outside);
+  else if (result.outside?.safe === 0) mines.push(...space.outside);
+  return { status: 'ok', mines: mines.sort(byRowCol), safe: safe.sort(byRowCol) };
+}
+
+/**
+ * What is cheap to prove when the whole problem is too costly: propagation, and each part narrow enough
+ * for the dynamic programme, without the total (a constraint less only removes deductions, so all of
+ * these hold). Marked incomplete: other cells may be certain too, and an inconsistency may go unseen.
+ */
+export function deducePartial(problem: Problem, limits = LIMITS): Deductions {
+  const space = buildSpace(problem);
+  if (space === null) return inconsistent();
+  const budget = { cells: limits.cells };
+  const narrow = space.parts.flatMap((part) => {
+    const chain = buildChain(space, part, budget);
+    return chain ? [{ part, chain }] : [];
+  });
+  const local: Space = { ...space, parts: narrow.map((n) => n.part), outside: [], total: null };
+  const result = sweep(local, narrow.map((n) => n.chain), BOOL, limits.work);
+  if (result && !result.consistent) return inconsistent();
+  const mines: string[] = [];
+  const safe: string[] = [];
+  result?.classes.forEach((occupancy, c) => {
+    if (occupancy?.mine === 0) safe.push(...space.classes[c].cells);
+    else if (occupancy?.safe === 0) mines.push(...space.classes[c].cells);
+  });
+  return { ...withFixed({ status: 'ok', mines, safe }, space.fixed), complete: false };
+}
+
+/** Adds the cells fixed by propagation to deductions made without them. */
+export function withFixed(deductions: Deductions, fixed: Map<string, boolean>): Deductions {
+  if (deductions.status !== 'ok') return deductions;
+  const mines = [...deductions.mines, ...[...fixed].filter(([, mine]) => mine).map(([cell]) => cell)];
+  const safe = [...deductions.safe, ...[...fixed].filter(([, mine]) => !mine).map(([cell]) => cell)];
+  return { ...deductions, mines: mines.sort(byRowCol), safe: safe.sort(byRowCol) };
+}
+
+/** Whether some layout meets every constraint; undefined when that is too costly to decide here. */
+export function consistent(problem: Problem, limits = LIMITS): boolean | undefined {
+  const space: Space | null = buildSpace(problem);
+  if (space === null) return false;
+  const chains = buildChains(space, { cells: limits.cells });
+  return chains === null ? undefined : sweep(space, chains, BOOL, limits.work)?.consistent;
+}
+
+/** Row, then col; a name that is not r<row>c<col> sorts last. */
+export function byRowCol(a: string, b: string): number {
+  const key = (name: string) => /^r(\d+)c(\d+)$/.exec(name)?.slice(1).map(Number) ?? [Infinity, Infinity];
+  const [[ra, ca], [rb, cb]] = [key(a), key(b)];
+  return ra - rb || ca - cb || (a < b ? -1 : a > b ? 1 : 0);
+}

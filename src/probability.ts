@@ -1,0 +1,48 @@
+// Exact mine probabilities: every layout that fits the counts (and the total) is equally likely. Layouts
+// are counted in log-space (LOG ring), so C(U, M − k) for thousands of cells never overflows; certain
+// cells come from the exact BOOL sweep, so they are exactly 0 or 1. Pure JS.
+import type { CellProbability, Problem } from './types';
+import { buildSpace } from './space';
+import { BOOL, buildChains, LOG, type Occupancy, sweep } from './sweep';
+import { LIMITS } from './certain';
+
+export type ProbabilityResult =
+  | { status: 'ok'; cells: CellProbability[] }
+  | { status: 'inconsistent' }
+  /** Too many states or parts for the limits: no probabilities (certain cells are still exact). */
+  | { status: 'too-costly' };
+
+/**
+ * One entry per unknown, in Problem order. Without a total, cells outside the frontier get null (nothing
+ * is known of them) and frontier layouts count once each.
+ */
+export function probabilities(problem: Problem, limits = LIMITS): ProbabilityResult {
+  const space = buildSpace(problem);
+  if (space === null) return { status: 'inconsistent' };
+  const chains = buildChains(space, { cells: limits.cells });
+  const exact = chains && sweep(space, chains, BOOL, limits.work);
+  if (!chains || !exact) return { status: 'too-costly' };
+  if (!exact.consistent) return { status: 'inconsistent' };
+  const odds = sweep(space, chains, LOG, limits.work / 10);
+  if (!odds) return { status: 'too-costly' };
+  const p = new Map<string, number | null>();
+  for (const [cell, mine] of space.fixed) p.set(cell, mine ? 1 : 0);
+  space.classes.forEach((cls, c) => {
+    const value = share(exact.classes[c], odds.classes[c]);
+    for (const cell of cls.cells) p.set(cell, value);
+  });
+  const outside = exact.outside && odds.outside ? share(exact.outside, odds.outside) : null;
+  for (const cell of space.outside) p.set(cell, outside);
+  const cells = problem.unknowns.map((cell) => ({ cell, p: p.get(cell) ?? null }));
+  if (cells.some(({ p: value }) => value !== null && !Number.isFinite(value))) return { status: 'too-costly' };
+  return { status: 'ok', cells };
+}
+
+/** Exactly 0 or 1 when certain; otherwise mine weight / all weight (log-space). */
+function share(exact: Occupancy, odds: Occupancy): number {
+  if (exact.mine === 0) return 0;
+  if (exact.safe === 0) return 1;
+  const lead = Math.max(odds.mine, odds.safe);
+  const mine = Math.exp(odds.mine - lead);
+  return mine / (mine + Math.exp(odds.safe - lead));
+}
