@@ -2,12 +2,15 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Analysis, Coord } from './types';
 import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
-import { parseBoard } from './board';
-import { render, writeFileAtomic } from './render';
+import { parseBoard, parseCellName } from './board';
+import { type Marks, render, writeFileAtomic } from './render';
+import { suggestionText } from './report';
 
 export interface BatchOptions extends AnalyzeOptions {
   /** A file (one input) or a folder (several); default: `<name>.annotated.png` beside each input. */
   output?: string;
+  /** Draw the mine probability of every uncertain hidden cell (a heat map). */
+  probabilities?: boolean;
 }
 
 export interface FileResult {
@@ -54,17 +57,36 @@ async function runOne(file: string, all: string[], options: BatchOptions, toFold
   const output = outputPath(file, options.output, toFolder);
   try {
     if (all.some((input) => path.resolve(input) === path.resolve(output))) throw new Error(`refusing to overwrite the input ${output}`);
-    const d = analysis.deductions;
-    const headline = analysis.status === 'inconsistent' ? 'Inconsistent board: no mine layout fits these counts' : undefined;
-    const flagged = new Set(analysis.flags.proven.concat(analysis.flags.wrong).map(String));
-    const fresh = (cells: string[]): Coord[] => coordsOf(cells).filter((c) => !flagged.has(String(c)));
-    const { proven, wrong } = analysis.flags;
-    const png = await render(image, analysis.grid, { mines: fresh(d.mines), safe: fresh(d.safe), unreadable: analysis.unreadable, provenFlags: proven, wrongFlags: wrong, headline });
+    const png = await render(image, analysis.grid, marksOf(analysis, options.probabilities ?? false));
     await writeFileAtomic(output, png);
     return { analysis, output };
   } catch (err) {
     return { analysis: { ...failed(file, err), board: analysis.board }, output: null };
   }
+}
+
+function marksOf(analysis: Analysis, heatMap: boolean): Marks {
+  const d = analysis.deductions ?? { mines: [], safe: [] };
+  const fix = analysis.suggestions.length ? ` (${suggestionText(analysis.suggestions[0])}?)` : '';
+  const headline = analysis.status === 'inconsistent' ? `Inconsistent board: these counts cannot all hold${fix}` : undefined;
+  const flagged = new Set(analysis.flags.proven.concat(analysis.flags.wrong).map(String));
+  const fresh = (cells: string[]): Coord[] => coordsOf(cells).filter((c) => !flagged.has(String(c)));
+  const { proven, unproven, wrong } = analysis.flags;
+  const odds = (analysis.probabilities ?? []).flatMap(({ cell, p }) => (p === null ? [] : [{ cell: parseCellName(cell), p }]));
+  const hidden = ([row, col]: Coord) => analysis.board?.cells[row][col] === '.' || analysis.board?.cells[row][col] === '?';
+  const guess = analysis.bestGuess === null ? undefined : odds.find((o) => String(o.cell) === String(parseCellName(analysis.bestGuess as string)));
+  return {
+    mines: fresh(d.mines),
+    safe: fresh(d.safe),
+    unreadable: analysis.unreadable,
+    provenFlags: proven,
+    unprovenFlags: analysis.status === 'ok' ? unproven : [],
+    wrongFlags: wrong,
+    headline,
+    conflict: coordsOf((analysis.conflict?.sources ?? []).filter((s) => s !== 'total')),
+    bestGuess: guess ?? null,
+    heat: heatMap ? odds.filter(({ cell, p }) => p > 0 && p < 1 && hidden(cell)) : [],
+  };
 }
 
 async function analyzeTextBoard(file: string, options: BatchOptions): Promise<Analysis> {
