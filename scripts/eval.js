@@ -1,7 +1,8 @@
 // @ts-check
-// npm run eval -- <dir> [--variants]: reads every screenshot in <dir> (recursively) that has a ground-truth
+// npm run eval -- <dir> [--variants] [--learn]: reads every screenshot in <dir> (recursively) that has a ground-truth
 // board text beside it (<name>.board.txt; <name>.mines.txt, when present, checks every deduction), and
-// prints per skin: boards located, cells right / total, unreadable rate, false deductions.
+// prints per skin: boards located, cells right / total, unreadable rate, false deductions. Folders named
+// learn/ (the screenshots skins were built from) are skipped unless --learn.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -33,11 +34,11 @@ async function onDesktop(b) {
   return sharp(Buffer.from(svg)).composite([{ input: shot, left: 37, top: 23 }]).png().toBuffer();
 }
 
-/** @param {string} dir @returns {string[]} */
-function shots(dir) {
+/** @param {string} dir @param {boolean} learn @returns {string[]} */
+function shots(dir, learn) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) return shots(p);
+    if (e.isDirectory()) return e.name === 'learn' && !learn ? [] : shots(p, learn);
     return /\.png$/.test(e.name) && !/\.(annotated|debug)\.png$/.test(e.name) && fs.existsSync(p.replace(/\.png$/, '.board.txt')) ? [p] : [];
   }).sort();
 }
@@ -53,12 +54,12 @@ function trueMines(file) {
 async function main() {
   const args = process.argv.slice(2);
   const dir = args.find((a) => !a.startsWith('--'));
-  if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants]');
+  if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants] [--learn]');
   const variants = args.includes('--variants') ? Object.keys(VARIANTS) : ['100%'];
   /** @type {Map<string, {boards:number, located:number, right:number, cells:number, unreadable:number, falseDeductions:number}>} */
   const table = new Map();
   const failures = [];
-  for (const file of shots(dir)) {
+  for (const file of shots(dir, args.includes('--learn'))) {
     const truth = parseBoard(fs.readFileSync(file.replace(/\.png$/, '.board.txt'), 'utf8'));
     const mines = trueMines(file);
     const game = path.relative(dir, file).split(path.sep).slice(0, -1).join('/') || '.';

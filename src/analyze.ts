@@ -1,9 +1,11 @@
 import { debuglog } from 'node:util';
-import type { Analysis, Board, Coord, Grid, Reading, RgbaImage, Skin } from './types';
+import type { Analysis, Board, Coord, Grid, Reading, RgbaImage, Skin, SkinFit } from './types';
 import { decode } from './decode';
-import { locate } from './locate';
+import { type Located, locateAll } from './locate';
 import { fitGrid, trimGrid } from './grid';
 import { classify } from './classify';
+import { alignLines, alignToSkin, mean, median, sampleCells } from './align';
+import { scaleGrid, shrinkImage } from './pixels';
 import { analyzePosition, rereadings } from './position';
 import { neighbours, parseCellName } from './board';
 import { builtinSkinNames, loadSkin } from './skin';
@@ -24,19 +26,29 @@ export interface ImageAnalysis {
   image: RgbaImage | null;
 }
 
-/** Screenshot → board → deductions. Failures become an `error` result, never a throw. */
+/** Screenshot → board → deductions. Failures become an `error` result (with what was found), never a throw. */
 export async function analyzeImage(input: string | Buffer, file: string, options: AnalyzeOptions = {}): Promise<ImageAnalysis> {
   let image: RgbaImage | null = null;
+  const found: Partial<Analysis> = {};
   try {
     image = await decode(input);
-    const located = await locate(image);
-    const { skin, readings, grid } = await readCells(image, fitGrid(image, located), options.skin);
+    const candidates = await locateAll(image);
+    const k = shrinkFactor(candidates);
+    const view = k > 1 ? shrinkImage(image, k) : image;
+    const chosen = await chooseBoard(view, candidates.map((c) => () => scaleGrid(fitGrid(image as RgbaImage, c), 1 / k)), options.skin);
+    Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
+    const { skin, readings, grid: viewGrid, fit } = readCells(view, chosen.grid, chosen.skin);
+    const grid = scaleGrid(viewGrid, k);
+    Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
+    if (fit.meanDistance > POOR_FIT * skin.maxDistance) {
+      throw new Error(`no skin fits this board (closest: ${skin.name}, mean distance ${fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
+    }
     const board = boardFromReadings(grid, readings, options.mines ?? null);
     const analysis = analyzeBoard(board, file, options);
     const suggestions = analysis.conflict ? rereadings(board, readings, analysis.conflict, positionOptions(board, options)) : [];
-    return { image, analysis: { ...analysis, skin: skin.name, region: regionOf(grid), grid, readings, unreadable: unreadableOf(readings), suggestions } };
+    return { image, analysis: { ...analysis, ...found, suggestions } };
   } catch (err) {
-    return { image, analysis: failed(file, err) };
+    return { image, analysis: { ...failed(file, err), ...found } };
   }
 }
 
@@ -47,6 +59,7 @@ export function analyzeBoard(board: Board, file: string, options: AnalyzeOptions
     file,
     status: position.deductions.status,
     skin: null,
+    skinFit: null,
     region: null,
     grid: null,
     board: { ...board, totalMines: positionOptions(board, options).totalMines },
@@ -64,7 +77,7 @@ function positionOptions(board: Board, options: AnalyzeOptions) {
 export function failed(file: string, err: unknown): Analysis {
   const error = err instanceof Error ? err.message : String(err);
   return {
-    file, status: 'error', error, skin: null, region: null, grid: null, board: null, readings: null, deductions: null, unreadable: [],
+    file, status: 'error', error, skin: null, skinFit: null, region: null, grid: null, board: null, readings: null, deductions: null, unreadable: [],
     flags: { proven: [], unproven: [], wrong: [], trusted: [] }, probabilities: null, bestGuess: null, reasons: [], conflict: null, suggestions: [], notes: [],
   };
 }
@@ -80,26 +93,25 @@ interface SkinReading {
   skin: Skin;
   readings: Reading[];
   grid: Grid;
-  fit: number;
+  fit: SkinFit;
 }
 
 /**
- * With no skin named, every built-in skin reads the board and the closest fit (lowest mean distance) wins.
- * Outer rows and columns that mostly match none of a skin's templates are not board: they are trimmed.
+ * Reads every cell with the chosen skin, after aligning the grid to it. Outer rows and columns that mostly match none of a skin's templates are not board: they are trimmed.
+ * "Match" is the skin's own limit, loosened up to twice that when the whole board reads poorly (a blurred
+ * or rescaled shot), so a poor shot is not cut down to its best rows.
  */
-async function readCells(image: RgbaImage, found: Grid, skinName?: string): Promise<SkinReading> {
-  const skin = skinName ? await cachedSkin(skinName) : await bestSkin(image, found);
-  const fitted = alignToSkin(image, found, skin);
+function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
+  const fitted = alignLines(image, alignToSkin(image, found, skin), skin);
   const all = classify(image, fitted, skin);
-  const { grid, top, left } = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= 2 * skin.maxDistance);
+  const limit = Math.min(2 * skin.maxDistance, Math.max(skin.maxDistance, 4 * median(all.map((r) => r.distance))));
+  const { grid, top, left } = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= limit);
   const readings = distrustLoneZeros(grid, all
     .filter((r) => r.row >= top && r.row < top + grid.rows && r.col >= left && r.col < left + grid.cols)
     .map((r) => ({ ...r, row: r.row - top, col: r.col - left })));
-  const fit = readings.reduce((sum, r) => sum + r.distance, 0) / Math.max(1, readings.length);
-  trace('skin %s: %d×%d, mean distance %s', skin.name, grid.rows, grid.cols, fit.toFixed(2));
-  if (fit > POOR_FIT * skin.maxDistance) {
-    throw new Error(`no skin fits this board (closest: ${skin.name}, mean distance ${fit.toFixed(1)}); teach it one with 'mine-assist learn'`);
-  }
+  const meanDistance = mean(readings.map((r) => r.distance));
+  trace('skin %s: %d×%d, mean distance %s', skin.name, grid.rows, grid.cols, meanDistance.toFixed(2));
+  const fit = { meanDistance, maxDistance: skin.maxDistance, fit: Math.max(0, 1 - meanDistance / skin.maxDistance) };
   return { skin, readings, grid, fit };
 }
 
@@ -109,43 +121,45 @@ async function readCells(image: RgbaImage, found: Grid, skinName?: string): Prom
  */
 const POOR_FIT = 0.5;
 
-/** The built-in skin whose templates sit closest to a spread sample of the board's cells. */
-async function bestSkin(image: RgbaImage, grid: Grid): Promise<Skin> {
-  const skins = await Promise.all((await builtinSkinNames()).map(cachedSkin));
+/**
+ * The candidate board and skin whose templates sit closest to a spread sample of its cells (as a share of
+ * the skin's limit): the first candidate that fits well, else the closest of all once each candidate's grid
+ * is aligned to its closest skin. With no skin named, every built-in skin is tried.
+ */
+async function chooseBoard(image: RgbaImage, candidates: (() => Grid)[], skinName?: string): Promise<{ grid: Grid; skin: Skin }> {
+  const skins = skinName ? [await cachedSkin(skinName)] : await Promise.all((await builtinSkinNames()).map(cachedSkin));
   if (!skins.length) throw new Error('no skins available');
-  const sample = sampleCells(grid, 64);
-  const scored = skins.map((skin) => ({ skin, fit: mean(classify(image, grid, skin, { cells: sample, search: false }).map((r) => r.distance)) }));
-  scored.forEach(({ skin, fit }) => trace('skin %s: sample mean distance %s', skin.name, fit.toFixed(2)));
-  return scored.reduce((a, b) => (b.fit < a.fit ? b : a)).skin;
+  const fitOf = (grid: Grid, skin: Skin) => mean(classify(image, grid, skin, { cells: sampleCells(grid, 64), search: false }).map((r) => r.distance)) / skin.maxDistance;
+  const closest: { grid: Grid; skin: Skin; fit: number }[] = [];
+  for (const gridOf of candidates) {
+    const grid = gridOf();
+    const scored = skins.map((skin) => ({ grid, skin, fit: fitOf(grid, skin) }));
+    const best = scored.reduce((a, b) => (b.fit < a.fit ? b : a));
+    trace('board %d×%d pitch %s: closest skin %s, sample fit %s', grid.rows, grid.cols, grid.pitchX.toFixed(2), best.skin.name, best.fit.toFixed(3));
+    if (best.fit <= GOOD_SAMPLE) return best;
+    closest.push(best);
+  }
+  const aligned = closest.map(({ grid, skin }) => {
+    const shifted = alignToSkin(image, grid, skin);
+    return { grid: shifted, skin, fit: fitOf(shifted, skin) };
+  });
+  return aligned.reduce((a, b) => (b.fit < a.fit ? b : a));
 }
 
 /**
- * Shifts the grid by up to two pixels each way to where a sample of cells sits closest to the skin's
- * templates: the fitted origin can be a pixel off, which matters on small cells.
+ * Cells far larger than any template are read from the screenshot shrunk by a whole factor: the same
+ * answer (templates are compared at their own size or less) for a fraction of the pixels.
  */
-function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
-  const sample = sampleCells(grid, 64);
-  let best = { grid, fit: Infinity };
-  for (let dy = -2; dy <= 2; dy++) {
-    for (let dx = -2; dx <= 2; dx++) {
-      const shifted = { ...grid, left: grid.left + dx, top: grid.top + dy };
-      const fit = mean(classify(image, shifted, skin, { cells: sample, search: false }).map((r) => r.distance));
-      if (fit < best.fit - 1e-9 || (fit === best.fit && dx === 0 && dy === 0)) best = { grid: shifted, fit };
-    }
-  }
-  return best.grid;
+function shrinkFactor(candidates: Located[]): number {
+  const pitch = Math.min(...candidates.map((c) => Math.min(c.pitchX, c.pitchY)));
+  return Math.max(1, Math.floor(pitch / LARGEST_USEFUL));
 }
 
-function sampleCells(grid: Grid, count: number): Coord[] {
-  const total = grid.rows * grid.cols;
-  const stride = Math.max(1, Math.floor(total / count));
-  return Array.from({ length: Math.min(count, total) }, (_, i): Coord => {
-    const at = (i * stride + (i % 7)) % total;
-    return [Math.floor(at / grid.cols), at % grid.cols];
-  });
-}
+/** Cells are read at this size or more. */
+const LARGEST_USEFUL = 40;
 
-const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+/** A sample this close (mean distance as a share of the skin's limit) ends the search for the board. */
+const GOOD_SAMPLE = 0.25;
 
 function boardFromReadings(grid: Grid, readings: Reading[], totalMines: number | null): Board {
   const cells = Array.from({ length: grid.rows }, () => new Array<string>(grid.cols).fill('.'));

@@ -1,9 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Analysis, Coord } from './types';
+import type { Analysis, Coord, RgbaImage } from './types';
 import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
 import { parseBoard, parseCellName } from './board';
-import { type Marks, render, writeFileAtomic } from './render';
+import { type Marks, render, renderDebug, writeFileAtomic } from './render';
+import { debugView } from './debug';
 import { suggestionText } from './report';
 
 export interface BatchOptions extends AnalyzeOptions {
@@ -11,12 +12,16 @@ export interface BatchOptions extends AnalyzeOptions {
   output?: string;
   /** Draw the mine probability of every uncertain hidden cell (a heat map). */
   probabilities?: boolean;
+  /** Also write <name>.debug.png: region, grid, and per cell its reading and match margin. */
+  debug?: boolean;
 }
 
 export interface FileResult {
   analysis: Analysis;
   /** The annotated PNG written, if any. */
   output: string | null;
+  /** The --debug PNG written, if any. */
+  debug: string | null;
 }
 
 const IMAGE = /\.(png|jpe?g|webp|gif|tiff?|avif)$/i;
@@ -51,18 +56,32 @@ export async function runBatch(files: string[], options: BatchOptions, onResult?
 }
 
 async function runOne(file: string, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {
-  if (/\.txt$/i.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null };
+  if (/\.txt$/i.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null, debug: null };
   const { analysis, image } = await analyzeImage(file, file, options);
-  if (!image || !analysis.grid || !analysis.deductions) return { analysis, output: null };
   const output = outputPath(file, options.output, toFolder);
   try {
-    if (all.some((input) => path.resolve(input) === path.resolve(output))) throw new Error(`refusing to overwrite the input ${output}`);
+    const debug = options.debug && image ? await writeDebug(image, analysis, debugPath(output), all) : null;
+    if (!image || !analysis.grid || !analysis.deductions) return { analysis, output: null, debug };
+    refuseInput(output, all);
     const png = await render(image, analysis.grid, marksOf(analysis, options.probabilities ?? false));
     await writeFileAtomic(output, png);
-    return { analysis, output };
+    return { analysis, output, debug };
   } catch (err) {
-    return { analysis: { ...failed(file, err), board: analysis.board }, output: null };
+    return { analysis: { ...failed(file, err), board: analysis.board }, output: null, debug: null };
   }
+}
+
+/** The --debug picture, when a grid was found (even if reading it then failed); null otherwise. */
+async function writeDebug(image: RgbaImage, analysis: Analysis, target: string, all: string[]): Promise<string | null> {
+  const view = debugView(image, analysis);
+  if (view === null) return null;
+  refuseInput(target, all);
+  await writeFileAtomic(target, await renderDebug(image, view));
+  return target;
+}
+
+function refuseInput(target: string, inputs: string[]): void {
+  if (inputs.some((input) => path.resolve(input) === path.resolve(target))) throw new Error(`refusing to overwrite the input ${target}`);
 }
 
 function marksOf(analysis: Analysis, heatMap: boolean): Marks {
@@ -95,6 +114,11 @@ async function analyzeTextBoard(file: string, options: BatchOptions): Promise<An
   } catch (err) {
     return failed(file, err instanceof Error && 'code' in err ? `cannot read ${file}` : err);
   }
+}
+
+/** shot.annotated.png → shot.debug.png; out.png → out.debug.png. */
+function debugPath(output: string): string {
+  return output.replace(/(\.annotated)?\.png$/i, '') + '.debug.png';
 }
 
 function outputPath(file: string, output: string | undefined, toFolder: boolean): string {

@@ -1,22 +1,32 @@
 import type { Cell, Coord, Grid, Reading, RgbaImage, Skin } from './types';
-import { cellPatch, Patch, rmsDistance, wholeGrid } from './pixels';
+import { cellPatch, Patch, rmsDistance, shiftGrid, wholeGrid } from './pixels';
+
+// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+const { floor, max, min, round, sqrt } = Math;
 
 interface Prepared {
   label: Cell;
   patch: Patch;
 }
 
+/** Templates of one comparison size. */
+interface SizeGroup {
+  size: number;
+  templates: Prepared[];
+}
+
 /**
- * Reads every cell by nearest-template distance. Cell and templates are compared at the smaller of the
- * two sizes (both only ever shrink). A best match that is too far, or too close to the best match of
- * another label, makes the cell unreadable: read as hidden, and reported.
+ * Reads every cell by nearest-template distance. Each template is compared at the smaller of its own size
+ * and the cell's (both only ever shrink), so an upscaled screenshot, which lacks the fine texture of a
+ * native large template, still meets its small template at that template's own detail. A best match that
+ * is too far, or too close to the best match of another label, makes the cell unreadable: read as hidden,
+ * and reported.
  */
 export function classify(image: RgbaImage, grid: Grid, skin: Skin, options: ClassifyOptions = {}): Reading[] {
-  const size = patchSize(grid, skin);
-  const templates = prepareTemplates(skin, size);
+  const groups = prepareTemplates(skin, grid);
   const cells = options.cells ?? allCells(grid);
   const search = options.search ?? true;
-  return cells.map(([row, col]) => readCell(image, grid, templates, skin, { size, search, row, col }));
+  return cells.map(([row, col]) => readCell(image, grid, groups, skin, { search, row, col }));
 }
 
 export interface ClassifyOptions {
@@ -31,45 +41,104 @@ const SURE_DISTANCE = 0.25;
 const SURE_RATIO = 0.5;
 
 function allCells(grid: Grid): Coord[] {
-  return Array.from({ length: grid.rows * grid.cols }, (_, i): Coord => [Math.floor(i / grid.cols), i % grid.cols]);
+  return Array.from({ length: grid.rows * grid.cols }, (_, i): Coord => [floor(i / grid.cols), i % grid.cols]);
 }
 
-export function patchSize(grid: Grid, skin: Skin): number {
-  const observed = Math.min(grid.pitchX, grid.pitchY) * (1 - 2 * skin.inset);
-  const largest = Math.max(...skin.templates.map((t) => Math.min(t.image.width, t.image.height))) * (1 - 2 * skin.inset);
-  return Math.max(3, Math.round(Math.min(observed, largest)));
+function innerSize(width: number, height: number, skin: Skin): number {
+  return max(3, round(min(width, height) * (1 - 2 * skin.inset)));
 }
 
-/** Every template resampled to the patch size: the nearest wins, whichever size the game drew it at. */
-function prepareTemplates(skin: Skin, size: number): Prepared[] {
-  return skin.templates.map((t) => ({ label: t.label, patch: cellPatch(t.image, wholeGrid(t.image), 0, 0, skin.inset, size) }));
+/** Every template resampled to its comparison size: the nearest wins, whichever size the game drew it at. */
+function prepareTemplates(skin: Skin, grid: Grid): SizeGroup[] {
+  const observed = innerSize(grid.pitchX, grid.pitchY, skin);
+  const groups = new Map<number, Prepared[]>();
+  for (const t of skin.templates) {
+    const size = min(observed, innerSize(t.image.width, t.image.height, skin));
+    const patch = cellPatch(t.image, wholeGrid(t.image), 0, 0, skin.inset, size);
+    groups.set(size, [...(groups.get(size) ?? []), { label: t.label, patch }]);
+  }
+  return [...groups].map(([size, templates]) => ({ size, templates }));
 }
 
 /**
- * Each label's nearest template; when the match is not clear-cut, the patch is also taken one pixel off in
- * each direction (a fitted grid drifts by a pixel across a board) and each label keeps its closest.
+ * Each label's nearest template; when the match is not clear-cut, the patch is also taken a step (a pixel,
+ * more on a large pitch) off in each direction (a fitted grid drifts by a pixel across a board) and each
+ * label keeps its closest.
  */
-function readCell(image: RgbaImage, grid: Grid, templates: Prepared[], skin: Skin, at: { size: number; search: boolean; row: number; col: number }): Reading {
-  const { size, row, col } = at;
-  const nearest = new Map<Cell, number>();
+function readCell(image: RgbaImage, grid: Grid, groups: SizeGroup[], skin: Skin, at: { search: boolean; row: number; col: number }): Reading {
+  const { row, col } = at;
+  const nearest = new Map<Cell, Match>();
+  /** Each label's nearest template in each size group, for deciding close calls within one size. */
+  const bySize = new Map<string, Match>();
   const measure = (dx: number, dy: number) => {
-    const patch = cellPatch(image, { ...grid, left: grid.left + dx, top: grid.top + dy }, row, col, skin.inset, size);
-    for (const t of templates) {
-      const d = rmsDistance(patch, t.patch);
-      if (d < (nearest.get(t.label) ?? Infinity)) nearest.set(t.label, d);
+    for (const { size, templates } of groups) {
+      const patch = cellPatch(image, shiftGrid(grid, dx, dy), row, col, skin.inset, size);
+      for (const t of templates) {
+        const match = { distance: rmsDistance(patch, t.patch), cell: patch, template: t.patch };
+        if (match.distance < (nearest.get(t.label)?.distance ?? Infinity)) nearest.set(t.label, match);
+        const key = `${t.label}@${size}`;
+        if (match.distance < (bySize.get(key)?.distance ?? Infinity)) bySize.set(key, match);
+      }
     }
   };
   measure(0, 0);
   if (at.search && !clearCut(ranked(nearest), skin)) {
-    for (const [dx, dy] of [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]]) measure(dx, dy);
+    const step = min(grid.pitchX, grid.pitchY) / 20;
+    for (const [dx, dy] of NEAR) measure(dx * step, dy * step);
   }
-  const [[best, distance], [runnerUp, runnerUpDistance] = ['.', Infinity]] = ranked(nearest);
-  const unreadable = distance > skin.maxDistance || distance > skin.maxRatio * runnerUpDistance;
-  return { row, col, cell: unreadable ? '.' : best, best, distance, runnerUp, runnerUpDistance, unreadable };
+  const order = ranked(nearest);
+  const [best, first] = order[0];
+  const [runnerUp, second] = order[1] ?? ['.', undefined];
+  const runnerUpDistance = second?.distance ?? Infinity;
+  const rival = bySize.get(`${runnerUp}@${first.template.size}`);
+  const rescue = rival !== undefined && BLANK.has(runnerUp) && first.distance <= RESCUE_DISTANCE * skin.maxDistance && decisive(first, rival, skin);
+  const close = first.distance > skin.maxRatio * runnerUpDistance && !rescue;
+  const unreadable = first.distance > skin.maxDistance || close;
+  return { row, col, cell: unreadable ? '.' : best, best, distance: first.distance, runnerUp, runnerUpDistance, unreadable };
 }
 
-const ranked = (nearest: Map<Cell, number>): [Cell, number][] => [...nearest].sort((a, b) => a[1] - b[1]);
+interface Match {
+  distance: number;
+  /** The cell's patch that gave the distance, and the template's. */
+  cell: Patch;
+  template: Patch;
+}
 
-function clearCut([[, distance], [, runnerUp] = ['.', Infinity]]: [Cell, number][], skin: Skin): boolean {
-  return distance <= SURE_DISTANCE * skin.maxDistance && distance <= SURE_RATIO * runnerUp;
+/**
+ * A glyph template and a blank one (a thin 1 and an open 0) are close overall, so a blurred or compressed
+ * cell sits close to both. Where the two templates differ, though, the cell must clearly side with the
+ * best: as much closer to it there as the skin asks of a whole cell. Only for a blank runner-up and a
+ * best match that is close in itself (RESCUE_DISTANCE of the limit): a glyph the skin lacks (a 4 with no
+ * 4 template) sits far from every template, and must stay unreadable.
+ */
+function decisive(best: Match, runnerUp: Match, skin: Skin): boolean {
+  if (best.template.size !== runnerUp.template.size) return false;
+  const [a, b, cell] = [best.template.rgb, runnerUp.template.rgb, best.cell.rgb];
+  let [toBest, toRunnerUp, pixels] = [0, 0, 0];
+  for (let i = 0; i < a.length; i += 3) {
+    const apart = (a[i] - b[i]) ** 2 + (a[i + 1] - b[i + 1]) ** 2 + (a[i + 2] - b[i + 2]) ** 2;
+    if (apart < 3 * DIFFERENT ** 2) continue;
+    pixels++;
+    for (let c = 0; c < 3; c++) {
+      toBest += (cell[i + c] - a[i + c]) ** 2;
+      toRunnerUp += (cell[i + c] - b[i + c]) ** 2;
+    }
+  }
+  return pixels >= 3 && sqrt(toBest) <= skin.maxRatio * sqrt(toRunnerUp);
+}
+
+const BLANK = new Set(['0', '.']);
+const RESCUE_DISTANCE = 0.35;
+
+/** Template pixels this far apart (RMS per channel, 0-255) are where two templates differ. */
+const DIFFERENT = 40;
+
+/** Offsets tried around a cell whose match is not clear-cut, in steps: half a step and a whole step each way. */
+const NEAR = [0.5, 1].flatMap((k) => [[-k, 0], [k, 0], [0, -k], [0, k], [-k, -k], [k, k], [-k, k], [k, -k]]);
+
+const ranked = (nearest: Map<Cell, Match>): [Cell, Match][] => [...nearest].sort((a, b) => a[1].distance - b[1].distance);
+
+function clearCut(matches: [Cell, Match][], skin: Skin): boolean {
+  const [best, runnerUp] = [matches[0][1].distance, matches[1]?.[1].distance ?? Infinity];
+  return best <= SURE_DISTANCE * skin.maxDistance && best <= SURE_RATIO * runnerUp;
 }

@@ -42,6 +42,7 @@ function parser(argv: string[], setCode: (code: number) => void) {
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object per input (an array for several)' })
       .option('board', { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' })
       .option('trust-flags', { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints (listed as trusted, not checked)' })
+      .option('debug', { type: 'boolean', default: false, describe: 'also write <name>.debug.png: the located region, the fitted grid, and per cell its reading and match margin (attach it to a bug report)' })
       .option('probabilities', { type: 'boolean', default: false, describe: 'draw the mine probability (%) of every uncertain hidden cell as a heat map' })
       .option('explain', { type: 'string', describe: 'print, in words, why cell ROW,COL (from 0) is certain, or its mine probability' })
       .option('export', { choices: EXPORT_FORMATS, describe: 'print the read board as a JSMinesweeper .mine file or a minesweepr ascii board' }), async (args) => {
@@ -80,6 +81,7 @@ interface AnalyzeArgs {
   board: boolean;
   trustFlags: boolean;
   probabilities: boolean;
+  debug: boolean;
   explain?: string;
   export?: ExportFormat;
 }
@@ -89,13 +91,13 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   const files = await expandInputs(args.inputs);
   if (!files.length) throw new UsageError('no input images found');
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
-  const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities };
+  const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug };
   const results = await runBatch(files, options, (r) => {
-    if (r.analysis.status === 'error') process.stderr.write(summaryLine(r.analysis, r.output) + '\n');
+    if (r.analysis.status === 'error') process.stderr.write(summaryLine(r.analysis, r.output, r.debug) + '\n');
     else if (!args.json) printResult(r, { ...args, explain }, files.length > 1);
   });
   if (args.json) {
-    const json = results.map((r) => ({ ...toJson(r.analysis, r.output), ...exported(r, args) }));
+    const json = results.map((r) => ({ ...toJson(r.analysis, r.output), ...(r.debug ? { debug: r.debug } : {}), ...exported(r, args) }));
     process.stdout.write(JSON.stringify(files.length === 1 && args.inputs.length === 1 && json.length === 1 && !(await isDir(args.inputs[0])) ? json[0] : json, null, 2) + '\n');
   }
   return results.every((r) => r.analysis.status === 'ok') ? EXIT.ok : EXIT.input;
@@ -108,7 +110,7 @@ function printResult(r: FileResult, args: Omit<AnalyzeArgs, 'explain'> & { expla
     exported(r, args).export ?? '',
     args.explain ? explainCell(r.analysis, args.explain) + '\n' : '',
   ].filter(Boolean);
-  if (blocks.length === 0) process.stdout.write(summaryLine(r.analysis, r.output) + '\n');
+  if (blocks.length === 0) process.stdout.write(summaryLine(r.analysis, r.output, r.debug) + '\n');
   else process.stdout.write((several ? `== ${r.analysis.file}\n` : '') + blocks.join(''));
 }
 

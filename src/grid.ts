@@ -50,7 +50,9 @@ export function trimGrid(grid: Grid, fits: (row: number, col: number) => boolean
     else if (share(col(c1 - 1)) < 0.5) c1--;
     else changed = false;
   }
-  const trimmed = { ...grid, rows: r1 - r0, cols: c1 - c0, left: grid.left + c0 * grid.pitchX, top: grid.top + r0 * grid.pitchY };
+  const trimmed: Grid = { ...grid, rows: r1 - r0, cols: c1 - c0, left: grid.lefts?.[c0] ?? grid.left + c0 * grid.pitchX, top: grid.tops?.[r0] ?? grid.top + r0 * grid.pitchY };
+  if (grid.lefts) trimmed.lefts = grid.lefts.slice(c0, c1);
+  if (grid.tops) trimmed.tops = grid.tops.slice(r0, r1);
   return { grid: trimmed, top: r0, left: c0 };
 }
 

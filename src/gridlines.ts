@@ -1,5 +1,8 @@
 import type { Grid, RgbaImage } from './types';
 
+// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+const { max, round } = Math;
+
 /**
  * How strongly the image shows grid line k of the grid (axis 'x': the vertical line at left + k*pitchX,
  * measured over the grid's rows): the mean, over the line's length, of the largest colour step across it
@@ -8,15 +11,16 @@ import type { Grid, RgbaImage } from './types';
 export function gridLineStrength(image: RgbaImage, grid: Grid, axis: 'x' | 'y', k: number): number {
   const vertical = axis === 'x';
   const pitch = vertical ? grid.pitchX : grid.pitchY;
-  const at = Math.round((vertical ? grid.left : grid.top) + k * pitch);
-  const band = Math.max(1, Math.round(pitch * 0.08));
-  const from = Math.round(vertical ? grid.top : grid.left);
-  const to = Math.round(from + (vertical ? grid.rows * grid.pitchY : grid.cols * grid.pitchX));
+  const at = round((vertical ? grid.left : grid.top) + k * pitch);
+  const band = max(1, round(pitch * 0.08));
+  const from = round(vertical ? grid.top : grid.left);
+  const to = round(from + (vertical ? grid.rows * grid.pitchY : grid.cols * grid.pitchX));
   let total = 0;
   for (let t = from; t < to; t++) {
     let strongest = 0;
     for (let s = at - band; s <= at + band; s++) {
-      strongest = Math.max(strongest, vertical ? step(image, s - 1, t, s, t) : step(image, t, s - 1, t, s));
+      const v = vertical ? step(image, s - 1, t, s, t) : step(image, t, s - 1, t, s);
+      if (v > strongest) strongest = v;
     }
     total += strongest;
   }
@@ -28,7 +32,8 @@ function step(image: RgbaImage, x0: number, y0: number, x1: number, y1: number):
   if (x0 < 0 || y0 < 0 || x1 >= width || y1 >= height) return 0;
   const a = (y0 * width + x0) * 4;
   const b = (y1 * width + x1) * 4;
-  return Math.abs(data[a] - data[b]) + Math.abs(data[a + 1] - data[b + 1]) + Math.abs(data[a + 2] - data[b + 2]);
+  const [r, g, bl] = [data[a] - data[b], data[a + 1] - data[b + 1], data[a + 2] - data[b + 2]];
+  return (r < 0 ? -r : r) + (g < 0 ? -g : g) + (bl < 0 ? -bl : bl);
 }
 
 

@@ -2,6 +2,7 @@ import type { Board, Cell, Grid, RgbaImage, Skin, Template } from './types';
 import { decode } from './decode';
 import { locate } from './locate';
 import { fitGrid } from './grid';
+import { lineAligned } from './align';
 import { cellPatch, Patch, rmsDistance } from './pixels';
 
 export const DEFAULT_THRESHOLDS = { inset: 0.12, maxDistance: 45, maxRatio: 0.7 };
@@ -45,7 +46,7 @@ export async function learn(sources: LearnSource[], name: string): Promise<Skin>
 
 async function cutCells({ image: input, board }: LearnSource): Promise<{ label: Cell; image: RgbaImage }[]> {
   const image = await decode(input);
-  const grid = fitGrid(image, await locate(image));
+  const grid = lineAligned(image, fitGrid(image, await locate(image)));
   if (grid.rows !== board.rows || grid.cols !== board.cols) {
     throw new LearnError(`the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells`);
   }

@@ -1,6 +1,6 @@
 // The legend: each mark's symbol and how many there are, in a dark box under the board.
 import type { Grid, RgbaImage } from './types';
-import { conflictMark, f, guessMark, heatKey, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
+import { conflictMark, escapeXml, f, guessMark, heatKey, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
 
 /** Counts beside the marks' own symbols, in a box under the board (above it, or inside, when there is no room). */
 export function legend(image: RgbaImage, grid: Grid, marks: Marks): string {
@@ -40,8 +40,5 @@ function percentText(p: number): string {
   return p > 0 && p < 0.001 ? '<0.1%' : `${(p * 100).toFixed(1)}%`;
 }
 
-function escapeXml(s: string): string {
-  return s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
-}
 
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -16,12 +16,19 @@ export interface Located {
   /** First estimates of the pitch (median gap between neighbouring outlines). */
   pitchX: number;
   pitchY: number;
+  /** Outlines of a second board of the same cell size, out of step with this one; 0 when there is none. */
+  another: number;
 }
 
 const MIN_SIDE = 6;
 const MAX_SIDE = 130;
 /** Outlines up to this many cells apart link into one lattice (cells without an outline lie between). */
 const LINK = 5;
+/**
+ * A second lattice this large (and half the size of the first), out of step with it, is a second board: not
+ * noise, and not a part of the same board cut off by a wide open area.
+ */
+const MIN_BOARD = 25;
 /** How many common outline sizes are tried as the cell size. */
 const CANDIDATE_SIDES = 4;
 
@@ -30,18 +37,32 @@ const CANDIDATE_SIDES = 4;
  * come from several edge and threshold images, and each common outline size is tried as the cell size.
  */
 export async function locate(image: RgbaImage): Promise<Located> {
+  return (await locateAll(image))[0];
+}
+
+/**
+ * Every candidate board, one per common outline size, the largest lattice first. A pattern inside the
+ * board (dotted cell borders, a textured background) can out-count the cells: the caller picks among
+ * them by how well a skin fits.
+ */
+export async function locateAll(image: RgbaImage): Promise<Located[]> {
   const outlines = await squareOutlines(image);
-  let best: Located | null = null;
+  const found: Located[] = [];
   for (const side of commonSides(outlines)) {
     const boxes = dedupe(outlines.filter((b) => Math.abs(sideOf(b) - side) <= 0.12 * side + 1), side);
     const pitchX = nearestGap(boxes, 'x', side);
     const pitchY = nearestGap(boxes, 'y', side);
-    const board = largestLattice(boxes, pitchX, pitchY);
-    trace('locate: side %d: %d outlines, pitch %d×%d, lattice %d', side, boxes.length, pitchX, pitchY, board.length);
-    if (board.length >= 6 && (!best || board.length > best.boxes.length)) best = { region: union(board), boxes: board, pitchX, pitchY };
+    const [board = [], second = []] = lattices(boxes, pitchX, pitchY);
+    trace('locate: side %d: %d outlines, pitch %d×%d, lattice %d (next %d)', side, boxes.length, pitchX, pitchY, board.length, second.length);
+    const another = second.length >= MIN_BOARD && second.length >= 0.5 * board.length && !onLattice(board[0], second[0], pitchX, pitchY);
+    if (board.length >= 6) found.push({ region: union(board), boxes: board, pitchX, pitchY, another: another ? second.length : 0 });
   }
-  if (!best) throw new NoBoardError('no board found: no regular grid of cells in the image');
-  return best;
+  if (!found.length) throw new NoBoardError('no board found: no regular grid of cells in the image');
+  found.sort((a, b) => b.boxes.length - a.boxes.length);
+  if (found[0].another) {
+    throw new NoBoardError(`several boards in the image (${found[0].boxes.length} and ${found[0].another} cell outlines of one size): crop it to one`);
+  }
+  return found;
 }
 
 /** The module object is a thenable that never settles, so it travels wrapped, never awaited itself. */
@@ -152,8 +173,8 @@ function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
   return near.reduce((a, b) => a + b, 0) / near.length;
 }
 
-/** The largest group of outlines linked through neighbours that sit a whole number of pitches apart. */
-function largestLattice(boxes: Rect[], pitchX: number, pitchY: number): Rect[] {
+/** Groups of outlines linked through neighbours that sit a whole number of pitches apart, largest first. */
+function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
   const parent = boxes.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
   const buckets = new Map<string, number[]>();
@@ -175,7 +196,7 @@ function largestLattice(boxes: Rect[], pitchX: number, pitchY: number): Rect[] {
   });
   const groups = new Map<number, Rect[]>();
   boxes.forEach((b, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), b]));
-  return [...groups.values()].reduce((a, b) => (b.length > a.length ? b : a), []);
+  return [...groups.values()].sort((a, b) => b.length - a.length);
 }
 
 function onLattice(a: Rect, b: Rect, pitchX: number, pitchY: number): boolean {

@@ -1,5 +1,6 @@
 // The shape of each mark, as SVG over one cell: distinct colour and shape, readable on light and dark skins.
 import type { Coord, Grid } from './types';
+import { cellLeft, cellTop } from './pixels';
 
 /** What to draw: cells as [row, col]. */
 export interface Marks {
@@ -28,8 +29,8 @@ const CONFLICT = '#ffd400';
 const GUESS = '#1e88e5';
 
 function cellBox(grid: Grid, [row, col]: Coord): { x: number; y: number; w: number; h: number; cx: number; cy: number } {
-  const x = grid.left + col * grid.pitchX;
-  const y = grid.top + row * grid.pitchY;
+  const x = cellLeft(grid, col);
+  const y = cellTop(grid, row);
   return { x, y, w: grid.pitchX, h: grid.pitchY, cx: x + grid.pitchX / 2, cy: y + grid.pitchY / 2 };
 }
 
@@ -120,4 +121,8 @@ export function guessMark(grid: Grid, cell: Coord): string {
   const size = r * 1.3;
   return `<circle cx="${f(b.cx)}" cy="${f(b.cy)}" r="${f(r)}" fill="${GUESS}" fill-opacity="0.85" stroke="white" stroke-width="${f(Math.max(1, r * 0.18))}"/>`
     + `<text x="${f(b.cx)}" y="${f(b.cy + size * 0.36)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${f(size)}" font-weight="bold" text-anchor="middle" fill="white">?</text>`;
+}
+
+export function escapeXml(s: string): string {
+  return s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
 }

@@ -1,5 +1,8 @@
 import type { Grid, RgbaImage } from './types';
 
+// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+const { ceil, floor, max, min, round, sqrt } = Math;
+
 /** A cell's pixels, RGB as floats, `size`×`size`, resampled by area averaging. */
 export interface Patch {
   size: number;
@@ -11,17 +14,34 @@ export interface Patch {
  * size×size patch. Each output pixel averages the source area it covers, so shrinking never aliases.
  */
 export function cellPatch(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, size: number): Patch {
-  const x0 = grid.left + (col + inset) * grid.pitchX;
-  const y0 = grid.top + (row + inset) * grid.pitchY;
+  const x0 = cellLeft(grid, col) + inset * grid.pitchX;
+  const y0 = cellTop(grid, row) + inset * grid.pitchY;
   const w = grid.pitchX * (1 - 2 * inset);
   const h = grid.pitchY * (1 - 2 * inset);
   const rgb = new Float32Array(size * size * 3);
   const xs = spans(x0, w / size, size, image.width);
   const ys = spans(y0, h / size, size, image.height);
+  const sums = rowSums(image);
   for (let j = 0; j < size; j++) {
-    for (let i = 0; i < size; i++) averageInto(image, xs[i], ys[j], rgb, (j * size + i) * 3);
+    for (let i = 0; i < size; i++) {
+      const at = (j * size + i) * 3;
+      if (sums) averageFromSums(sums, image.width, xs[2 * i], xs[2 * i + 1], ys[2 * j], ys[2 * j + 1], rgb, at);
+      else averageInto(image, xs[2 * i], xs[2 * i + 1], ys[2 * j], ys[2 * j + 1], rgb, at);
+    }
   }
   return { size, rgb };
+}
+
+/** Left edge of a column, and top edge of a row: the grid's own edges when it has them. */
+export const cellLeft = (grid: Grid, col: number): number => grid.lefts?.[col] ?? grid.left + col * grid.pitchX;
+export const cellTop = (grid: Grid, row: number): number => grid.tops?.[row] ?? grid.top + row * grid.pitchY;
+
+/** The grid moved by (dx, dy) pixels. */
+export function shiftGrid(grid: Grid, dx: number, dy: number): Grid {
+  const moved: Grid = { ...grid, left: grid.left + dx, top: grid.top + dy };
+  if (grid.lefts) moved.lefts = grid.lefts.map((x) => x + dx);
+  if (grid.tops) moved.tops = grid.tops.map((y) => y + dy);
+  return moved;
 }
 
 /** The whole image as one cell: how templates are sampled. */
@@ -29,31 +49,96 @@ export function wholeGrid(image: RgbaImage): Grid {
   return { rows: 1, cols: 1, left: 0, top: 0, pitchX: image.width, pitchY: image.height };
 }
 
-type Span = [from: number, to: number];
-
-function spans(start: number, step: number, count: number, limit: number): Span[] {
-  const out: Span[] = [];
+/** Where each of `count` steps starts and ends, clamped to [0, limit]: from, to, from, to, … */
+function spans(start: number, step: number, count: number, limit: number): Float64Array {
+  const out = new Float64Array(2 * count);
   for (let i = 0; i < count; i++) {
-    const from = Math.min(Math.max(start + i * step, 0), limit);
-    const to = Math.min(Math.max(start + (i + 1) * step, from), limit);
-    out.push([from, to]);
+    const from = min(max(start + i * step, 0), limit);
+    out[2 * i] = from;
+    out[2 * i + 1] = min(max(start + (i + 1) * step, from), limit);
   }
   return out;
 }
 
-function averageInto(image: RgbaImage, [x0, x1]: Span, [y0, y1]: Span, out: Float32Array, at: number): void {
+/**
+ * Running sums along each row, per channel ((width + 1) per row): the sum over any span of a row, fractional
+ * ends included, is two lookups, so a patch costs its rows, not its pixels. Whole values up to 2^24 are
+ * exact in float32 (a row of 65 000 white pixels). Kept per image; null for huge images (memory).
+ */
+function rowSums(image: RgbaImage): Float32Array | null {
+  const cached = sumsCache.get(image);
+  if (cached !== undefined || image.width * image.height > MAX_SUMMED || image.width > 65_000) return cached ?? null;
+  const { width, height, data } = image;
+  const sums = new Float32Array((width + 1) * height * 3);
+  for (let y = 0; y < height; y++) {
+    let r = 0;
+    let g = 0;
+    let b = 0;
+    for (let x = 0; x < width; x++) {
+      const p = (y * width + x) * 4;
+      const q = (y * (width + 1) + x + 1) * 3;
+      sums[q] = r += data[p];
+      sums[q + 1] = g += data[p + 1];
+      sums[q + 2] = b += data[p + 2];
+    }
+  }
+  sumsCache.set(image, sums);
+  return sums;
+}
+
+const sumsCache = new WeakMap<RgbaImage, Float32Array>();
+const MAX_SUMMED = 16_000_000;
+
+/** Like averageInto, from the row sums: each row's span is the difference of two interpolated sums. */
+function averageFromSums(sums: Float32Array, width: number, x0: number, x1: number, y0: number, y1: number, out: Float32Array, at: number): void {
+  const yFrom = floor(y0);
+  const yTo = ceil(y1);
+  const i0 = floor(x0);
+  const i1 = floor(x1);
+  const f0 = x0 - i0;
+  const f1 = x1 - i1;
+  const stride = (width + 1) * 3;
   let r = 0;
   let g = 0;
   let b = 0;
   let weight = 0;
-  for (let y = Math.floor(y0); y < Math.ceil(y1); y++) {
-    const wy = Math.min(y + 1, y1) - Math.max(y, y0);
-    for (let x = Math.floor(x0); x < Math.ceil(x1); x++) {
-      const w = wy * (Math.min(x + 1, x1) - Math.max(x, x0));
-      const p = (y * image.width + x) * 4;
-      r += w * image.data[p];
-      g += w * image.data[p + 1];
-      b += w * image.data[p + 2];
+  for (let y = yFrom; y < yTo; y++) {
+    const wy = (y + 1 < y1 ? y + 1 : y1) - (y > y0 ? y : y0);
+    const a = y * stride + i0 * 3;
+    const c = y * stride + i1 * 3;
+    const an = i0 < width ? a + 3 : a;
+    const cn = i1 < width ? c + 3 : c;
+    r += wy * (sums[c] + f1 * (sums[cn] - sums[c]) - sums[a] - f0 * (sums[an] - sums[a]));
+    g += wy * (sums[c + 1] + f1 * (sums[cn + 1] - sums[c + 1]) - sums[a + 1] - f0 * (sums[an + 1] - sums[a + 1]));
+    b += wy * (sums[c + 2] + f1 * (sums[cn + 2] - sums[c + 2]) - sums[a + 2] - f0 * (sums[an + 2] - sums[a + 2]));
+    weight += wy * (x1 - x0);
+  }
+  const k = weight > 0 ? 1 / weight : 0;
+  out[at] = r * k;
+  out[at + 1] = g * k;
+  out[at + 2] = b * k;
+}
+
+/** Weighted sum over the pixels the span covers (for images too large to keep row sums of). */
+function averageInto(image: RgbaImage, x0: number, x1: number, y0: number, y1: number, out: Float32Array, at: number): void {
+  const data = image.data;
+  const width = image.width;
+  const xFrom = floor(x0);
+  const xTo = ceil(x1);
+  const yFrom = floor(y0);
+  const yTo = ceil(y1);
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let weight = 0;
+  for (let y = yFrom; y < yTo; y++) {
+    const wy = (y + 1 < y1 ? y + 1 : y1) - (y > y0 ? y : y0);
+    for (let x = xFrom; x < xTo; x++) {
+      const w = wy * ((x + 1 < x1 ? x + 1 : x1) - (x > x0 ? x : x0));
+      const p = (y * width + x) * 4;
+      r += w * data[p];
+      g += w * data[p + 1];
+      b += w * data[p + 2];
       weight += w;
     }
   }
@@ -67,5 +152,43 @@ function averageInto(image: RgbaImage, [x0, x1]: Span, [y0, y1]: Span, out: Floa
 export function rmsDistance(a: Patch, b: Patch): number {
   let sum = 0;
   for (let i = 0; i < a.rgb.length; i++) sum += (a.rgb[i] - b.rgb[i]) ** 2;
-  return Math.sqrt(sum / a.rgb.length);
+  return sqrt(sum / a.rgb.length);
+}
+
+/** The image shrunk by a whole factor: each k×k block becomes its average. */
+export function shrinkImage(image: RgbaImage, k: number): RgbaImage {
+  const width = floor(image.width / k);
+  const height = floor(image.height / k);
+  const data = new Uint8Array(width * height * 4);
+  const sums = new Float64Array(width * 4);
+  const area = k * k;
+  for (let y = 0; y < height; y++) {
+    sums.fill(0);
+    for (let dy = 0; dy < k; dy++) {
+      const row = (y * k + dy) * image.width * 4;
+      for (let x = 0; x < width * k; x++) {
+        const at = (x / k | 0) * 4;
+        const p = row + x * 4;
+        sums[at] += image.data[p];
+        sums[at + 1] += image.data[p + 1];
+        sums[at + 2] += image.data[p + 2];
+      }
+    }
+    for (let x = 0; x < width; x++) {
+      const p = (y * width + x) * 4;
+      data[p] = round(sums[x * 4] / area);
+      data[p + 1] = round(sums[x * 4 + 1] / area);
+      data[p + 2] = round(sums[x * 4 + 2] / area);
+      data[p + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
+
+/** Grid coordinates multiplied by `k` (from a shrunk image back to the original). */
+export function scaleGrid(grid: Grid, k: number): Grid {
+  const scaled: Grid = { ...grid, left: grid.left * k, top: grid.top * k, pitchX: grid.pitchX * k, pitchY: grid.pitchY * k };
+  if (grid.lefts) scaled.lefts = grid.lefts.map((x) => x * k);
+  if (grid.tops) scaled.tops = grid.tops.map((y) => y * k);
+  return scaled;
 }

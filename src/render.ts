@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { Grid, RgbaImage } from './types';
 import { conflictMark, guessMark, HEAT_GRADIENT, heatMark, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
 import { legend } from './legend';
+import type { DebugView } from './debug';
 
 export type { Marks } from './marks';
 
@@ -28,6 +29,17 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks): Promis
     .composite([{ input: Buffer.from(svg), left: 0, top: 0 }])
     .png()
     .toBuffer();
+}
+
+/** The --debug picture: the view's crop of the screenshot, enlarged (nearest neighbour), under its SVG. */
+export async function renderDebug(image: RgbaImage, view: DebugView): Promise<Buffer> {
+  const { crop, scale } = view;
+  const enlarged = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) })
+    .extract(crop)
+    .resize({ width: Math.round(crop.width * scale), height: Math.round(crop.height * scale), kernel: 'nearest' })
+    .png()
+    .toBuffer();
+  return sharp(enlarged).composite([{ input: Buffer.from(view.svg), left: 0, top: 0 }]).png().toBuffer();
 }
 
 /** Writes atomically: a temp file beside the target, then a rename, so a killed run leaves no half PNG. */

@@ -21,6 +21,8 @@ export interface JsonResult {
   status: Analysis['status'];
   error?: string;
   skin: string | null;
+  /** How well the skin's templates match the cells (meanDistance, maxDistance, fit from 0 to 1). */
+  skinFit: Analysis['skinFit'];
   region: Analysis['region'];
   grid: Analysis['grid'];
   board: string[] | null;
@@ -41,6 +43,8 @@ export interface JsonResult {
   output: string | null;
   /** The board in another solver's format (--export). */
   export?: string;
+  /** The --debug picture written. */
+  debug?: string;
 }
 
 export function toJson(analysis: Analysis, output: string | null): JsonResult {
@@ -50,6 +54,7 @@ export function toJson(analysis: Analysis, output: string | null): JsonResult {
     status: analysis.status,
     ...(analysis.error !== undefined ? { error: analysis.error } : {}),
     skin: analysis.skin,
+    skinFit: analysis.skinFit && { ...analysis.skinFit, meanDistance: round(analysis.skinFit.meanDistance, 2), fit: round(analysis.skinFit.fit, 3) },
     region: analysis.region,
     grid: analysis.grid,
     board: analysis.board ? analysis.board.cells.map((row) => row.join('')) : null,
@@ -83,23 +88,38 @@ export function suggestionText({ cell: [row, col], read, consistentIf }: Rereadi
   return `r${row}c${col} read as ${read}, consistent if ${consistentIf}`;
 }
 
-/** The read board with certain mines (m) and safe cells (s) overlaid on hidden cells, as board text. */
+/**
+ * The read board with certain mines (m) and safe cells (s) overlaid on hidden cells, as board text; for a
+ * screenshot, a header line says its size, the total, and which skin read it and how well it fit.
+ */
 export function boardText(analysis: Analysis): string {
   const { board, deductions: d } = analysis;
   if (!board) return '';
   const hidden = ([row, col]: Coord): boolean => board.cells[row][col] === '.' || board.cells[row][col] === '?';
   const overlay = d ? { mines: d.mines.map(parseCellName).filter(hidden), safe: d.safe.map(parseCellName).filter(hidden) } : undefined;
-  return formatBoard(board, overlay);
+  const header = [`rows=${board.rows}`, `cols=${board.cols}`, board.totalMines === null ? '' : `mines=${board.totalMines}`, skinText(analysis, true)];
+  return (analysis.skin ? `# ${header.filter(Boolean).join(' ')}\n` : '') + formatBoard(board, overlay);
 }
 
+/** "skin=xbomb fit=93%" for a header, "skin xbomb (fit 93%)" for a person. */
+function skinText({ skin, skinFit }: Analysis, header: boolean): string {
+  if (!skin) return '';
+  const fit = skinFit ? `${Math.round(skinFit.fit * 100)}%` : '';
+  if (header) return `skin=${skin}${fit ? ` fit=${fit}` : ''}`;
+  return `skin ${skin}${fit ? ` (fit ${fit})` : ''}`;
+}
+
+const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+
 /** One line a person reads: what was found and where the picture went. */
-export function summaryLine(analysis: Analysis, output: string | null): string {
-  if (analysis.status === 'error') return `${analysis.file}: error: ${analysis.error}`;
+export function summaryLine(analysis: Analysis, output: string | null, debug: string | null = null): string {
+  const debugText = debug ? ` (debug picture: ${debug})` : '';
+  if (analysis.status === 'error') return `${analysis.file}: error: ${analysis.error}${debugText}`;
   const b = analysis.board;
   const d = analysis.deductions;
   const parts = [
     b ? `${b.rows}×${b.cols}` : '',
-    analysis.skin ? `skin ${analysis.skin}` : '',
+    skinText(analysis, false),
     analysis.status === 'inconsistent' ? 'INCONSISTENT board (no count layout fits what was read)' : '',
     analysis.conflict ? `conflict: ${analysis.conflict.sources.join(' ')}` : '',
     analysis.suggestions.length ? `maybe ${analysis.suggestions.map(suggestionText).join('; ')}` : '',
@@ -107,7 +127,7 @@ export function summaryLine(analysis: Analysis, output: string | null): string {
     guessText(analysis),
     analysis.unreadable.length ? `${analysis.unreadable.length} unreadable` : '',
   ].filter(Boolean);
-  return `${analysis.file}: ${parts.join(', ')}${output ? ` → ${output}` : ''}`;
+  return `${analysis.file}: ${parts.join(', ')}${output ? ` → ${output}` : ''}${debugText}`;
 }
 
 function guessText(analysis: Analysis): string {

@@ -14,7 +14,11 @@ export interface Rect {
   height: number;
 }
 
-/** Cell (row, col) covers x in [left + col*pitchX, left + (col+1)*pitchX), likewise y. Pitches may be fractional. */
+/**
+ * Cell (row, col) covers x in [left + col*pitchX, left + (col+1)*pitchX), likewise y. Pitches may be
+ * fractional. A game that lays out whole-pixel cells of two widths (GTK: 30, 30, …, 29, 29) gets each
+ * column's and row's own left / top edge in `lefts` / `tops`; the cell size stays pitchX × pitchY.
+ */
 export interface Grid {
   rows: number;
   cols: number;
@@ -22,6 +26,8 @@ export interface Grid {
   top: number;
   pitchX: number;
   pitchY: number;
+  lefts?: number[];
+  tops?: number[];
 }
 
 /**
@@ -139,12 +145,22 @@ export interface Template {
   image: RgbaImage;
 }
 
+export interface SkinFit {
+  /** Mean distance of every cell to its nearest template (RMS, 0-255), and the skin's per-cell limit. */
+  meanDistance: number;
+  maxDistance: number;
+  /** 1 − meanDistance / maxDistance, at least 0: 1 is a perfect match. */
+  fit: number;
+}
+
 /** Everything mine-assist knows about one input. */
 export interface Analysis {
   file: string;
   status: 'ok' | 'inconsistent' | 'error';
   error?: string;
   skin: string | null;
+  /** How closely the cells match the skin's templates; null for a text board. */
+  skinFit: SkinFit | null;
   region: Rect | null;
   grid: Grid | null;
   board: Board | null;

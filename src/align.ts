@@ -1,0 +1,162 @@
+// Fine placement of a fitted grid on a skin: the origin and pitch where a sample of cells sits closest to
+// the skin's templates. The outline fit is good to a pixel or so; small cells need better.
+import { debuglog } from 'node:util';
+import type { Coord, Grid, RgbaImage, Skin } from './types';
+import { classify } from './classify';
+import { shiftGrid } from './pixels';
+
+// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+const { abs, ceil, floor, max, min, round } = Math;
+
+const trace = debuglog('mine-assist');
+
+/**
+ * Shifts the grid by up to two steps each way, then tries pitches a little off on each axis (scaled about
+ * the board's centre, with the shift re-checked a step each way). A step is a pixel of the templates, not
+ * of the screenshot: 2.5 px on a board scaled 250 %, half a pixel at 50 %.
+ */
+export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
+  const sample = sampleCells(grid, 64);
+  const fitOf = (g: Grid) => mean(classify(image, g, skin, { cells: sample, search: false }).map((r) => r.distance));
+  const step = min(grid.pitchX, grid.pitchY) / 20;
+  let best = { grid, fit: fitOf(grid) };
+  const consider = (candidate: Grid) => {
+    const fit = fitOf(candidate);
+    if (fit < best.fit - 1e-9) best = { grid: candidate, fit };
+  };
+  const start = best.grid;
+  for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) if (dx || dy) consider(shiftGrid(start, dx * step, dy * step));
+  for (const axis of ['x', 'y'] as const) {
+    const base = best.grid;
+    for (const k of PITCH_STEPS) for (const d of [-1, 0, 1]) consider(shiftGrid(scaled(base, axis, 1 + k), axis === 'x' ? d * step : 0, axis === 'y' ? d * step : 0));
+  }
+  return best.grid;
+}
+
+/** Relative pitch changes tried on each axis: up to ±0.6 %, a third of a cell over 60 cells. */
+const PITCH_STEPS = [-0.006, -0.004, -0.002, 0.002, 0.004, 0.006];
+
+
+function scaled(grid: Grid, axis: 'x' | 'y', factor: number): Grid {
+  if (axis === 'x') {
+    const centre = grid.left + (grid.cols * grid.pitchX) / 2;
+    return { ...grid, pitchX: grid.pitchX * factor, left: centre - (grid.cols * grid.pitchX * factor) / 2 };
+  }
+  const middle = grid.top + (grid.rows * grid.pitchY) / 2;
+  return { ...grid, pitchY: grid.pitchY * factor, top: middle - (grid.rows * grid.pitchY * factor) / 2 };
+}
+
+/** About `count` cells spread over the board. */
+export function sampleCells(grid: Grid, count: number): Coord[] {
+  const total = grid.rows * grid.cols;
+  const stride = max(1, floor(total / count));
+  return Array.from({ length: min(count, total) }, (_, i): Coord => {
+    const at = (i * stride + (i % 7)) % total;
+    return [floor(at / grid.cols), at % grid.cols];
+  });
+}
+
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[floor(values.length / 2)] ?? 0;
+export const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / max(1, values.length);
+
+
+/**
+ * Per-column and per-row edges, for games that lay out whole-pixel cells of two sizes (the uniform pitch
+ * then drifts by up to a few pixels mid-board). The edge strips give each line's shift relative to the
+ * others; the common offset is then chosen by how well a sample of cells fits the skin. Kept only if the
+ * sample fits clearly better than on the uniform grid.
+ */
+export function alignLines(image: RgbaImage, grid: Grid, skin: Skin): Grid {
+  const lined = lineAligned(image, grid);
+  if (lined === grid) return grid;
+  const sample = sampleCells(grid, 64);
+  const fitOf = (g: Grid) => mean(classify(image, g, skin, { cells: sample, search: false }).map((r) => r.distance));
+  const reach = round(0.1 * min(grid.pitchX, grid.pitchY));
+  const offsets = Array.from({ length: 2 * reach + 1 }, (_, k) => k - reach);
+  const bestOffset = (make: (o: number) => Grid) => offsets.map((o) => ({ o, fit: fitOf(make(o)) })).reduce((a, b) => (b.fit < a.fit ? b : a)).o;
+  const ox = bestOffset((o) => shiftGrid(lined, o, 0));
+  const refined = shiftGrid(lined, ox, bestOffset((o) => shiftGrid(lined, ox, o)));
+  const [before, after] = [fitOf(grid), fitOf(refined)];
+  trace('align lines: sample fit %s → %s', before.toFixed(2), after.toFixed(2));
+  return after < 0.95 * before ? refined : grid;
+}
+
+/**
+ * The grid with per-line edges from the edge strips alone (no skin yet: `learn`), the median line kept where
+ * the uniform grid put it.
+ */
+export function lineAligned(image: RgbaImage, grid: Grid): Grid {
+  const columns = lineShifts(image, grid, 'x');
+  const rows = lineShifts(image, grid, 'y');
+  if (columns.every((d) => d === 0) && rows.every((d) => d === 0)) return grid;
+  return { ...grid, lefts: columns.map((d, c) => grid.left + c * grid.pitchX + d), tops: rows.map((d, r) => grid.top + r * grid.pitchY + d) };
+}
+
+/**
+ * How far each column (axis 'x') or row sits from its uniform position, relative to the median line. Each line's
+ * strip of edge strength is scored against the mean strip at every shift; the shifts chosen maximise the
+ * total score while moving at most a pixel from one line to the next, as a whole-pixel layout does. The
+ * mean strip is then taken again at the shifts found, a few rounds.
+ */
+function lineShifts(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number[] {
+  const vertical = axis === 'x';
+  const [count, pitch, start] = vertical ? [grid.cols, grid.pitchX, grid.left] : [grid.rows, grid.pitchY, grid.top];
+  const reach = round(0.2 * pitch);
+  const profile = edgeProfile(image, grid, vertical, floor(start) - reach - 1);
+  const width = floor(pitch);
+  const base = (i: number) => round(start + i * pitch);
+  let shifts = Array.from({ length: count }, () => 0);
+  for (let round = 0; round < 3; round++) {
+    const typical = Array.from({ length: width }, (_, t) => shifts.reduce((sum, d, i) => sum + profile.at(base(i) + d + t), 0) / count);
+    const scores = Array.from({ length: count }, (_, i) => {
+      const raw = Array.from({ length: 2 * reach + 1 }, (_, k) => typical.reduce((sum, m, t) => sum + m * profile.at(base(i) + k - reach + t), 0));
+      const top = max(...raw, 1e-9);
+      return raw.map((v) => v / top);
+    });
+    shifts = smoothestPath(scores).map((k) => k - reach);
+  }
+  const middle = median(shifts);
+  return shifts.map((d) => d - middle);
+}
+
+/** The sequence of choices, one per line, with the highest total score and steps of at most one. */
+function smoothestPath(scores: number[][]): number[] {
+  const states = scores[0].length;
+  const total = [scores[0].map((v, k) => v - 1e-6 * abs(k - (states - 1) / 2))];
+  const from: number[][] = [];
+  for (let i = 1; i < scores.length; i++) {
+    from.push([]);
+    total.push(scores[i].map((v, k) => {
+      let best = -1;
+      for (let j = max(0, k - 1); j <= min(states - 1, k + 1); j++) if (best < 0 || total[i - 1][j] > total[i - 1][best]) best = j;
+      from[i - 1][k] = best;
+      return total[i - 1][best] + v;
+    }));
+  }
+  const last = total[total.length - 1];
+  const path = [last.indexOf(max(...last))];
+  for (let i = from.length - 1; i >= 0; i--) path.unshift(from[i][path[0]]);
+  return path;
+}
+
+/** Summed edge strength across the board at each x (vertical edges) or y (horizontal edges). */
+function edgeProfile(image: RgbaImage, grid: Grid, vertical: boolean, from: number): { at(position: number): number } {
+  const gray = (x: number, y: number) => {
+    const p = (y * image.width + x) * 4;
+    return image.data[p] * 0.3 + image.data[p + 1] * 0.59 + image.data[p + 2] * 0.11;
+  };
+  const [along, across] = vertical ? [image.width, image.height] : [image.height, image.width];
+  const acrossFrom = max(0, round(vertical ? grid.top : grid.left));
+  const acrossTo = min(across, round(vertical ? grid.top + grid.rows * grid.pitchY : grid.left + grid.cols * grid.pitchX));
+  const to = min(along - 1, ceil((vertical ? grid.left + grid.cols * grid.pitchX : grid.top + grid.rows * grid.pitchY) + 0.2 * (vertical ? grid.pitchX : grid.pitchY)) + 1);
+  const values = new Float64Array(max(0, to - from + 1));
+  for (let k = max(1, from); k <= to; k++) {
+    let sum = 0;
+    for (let j = acrossFrom; j < acrossTo; j++) {
+      const d = vertical ? gray(k, j) - gray(k - 1, j) : gray(j, k) - gray(j, k - 1);
+      sum += d < 0 ? -d : d;
+    }
+    values[k - from] = sum;
+  }
+  return { at: (position: number) => values[position - from] ?? 0 };
+}

@@ -1,0 +1,92 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { analyzeImage } from '../src/analyze';
+import { FIXTURES, cellsDiffer, readBoard, runCli, scaled, tempDir } from './helpers';
+
+const shot = (game: string, name: string) => path.join(FIXTURES, game, name);
+const truthOf = (file: string) => readBoard(file.replace(/\.png$/, '.board.txt'));
+
+async function readsRight(file: string, input: Buffer | string): Promise<void> {
+  const { analysis } = await analyzeImage(input, file);
+  expect(analysis.error).toBeUndefined();
+  expect(cellsDiffer(analysis.board!, truthOf(file))).toEqual([]);
+}
+
+describe('locating at other scales and in other pictures', () => {
+  test.each([1.5, 2.5])('ace-minesweeper 11×11 at %d×: the dotted cell borders are not taken for the board', async (factor) => {
+    const file = shot('ace-minesweeper', 's2-01.png');
+    await readsRight(file, await scaled(file, factor));
+  });
+
+  test('xbomb as JPEG (q=75): the menu buttons above the board are not a row of cells', async () => {
+    const file = shot('xbomb', 's2-02.png');
+    await readsRight(file, await sharp(file).jpeg({ quality: 75 }).toBuffer());
+  });
+
+  test('xbomb at 2.5× (50 px cells from 20 px templates) and 0.5× (10 px cells)', async () => {
+    const file = shot('xbomb', 's2-02.png');
+    await readsRight(file, await scaled(file, 2.5));
+    await readsRight(file, await scaled(file, 0.5));
+  });
+
+  test('GNOME Mines lays out columns of 30 and 29 px: each column and row gets its own edge', async () => {
+    const file = shot('gnome-mines', 's2-03.png');
+    const { analysis } = await analyzeImage(file, file);
+    expect(cellsDiffer(analysis.board!, truthOf(file))).toEqual([]);
+    expect(analysis.unreadable).toEqual([]);
+    const meta = JSON.parse(readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8'));
+    const lefts = analysis.grid!.lefts!;
+    const off = lefts.map((x, c) => x - meta.board.col_x[c]);
+    expect(Math.max(...off) - Math.min(...off)).toBeLessThanOrEqual(2);
+  });
+
+  test('two boards side by side: a clear error, not one of them', async () => {
+    const file = shot('xdemineur', 's2-02.png');
+    const { width = 0, height = 0 } = await sharp(file).metadata();
+    const twice = await sharp({ create: { width: width * 2, height, channels: 3, background: '#000' } })
+      .composite([{ input: file, left: 0, top: 0 }, { input: file, left: width - 500 + 7, top: 3 }])
+      .png()
+      .toBuffer();
+    const { analysis } = await analyzeImage(twice, 'twice.png');
+    expect(analysis.status).toBe('error');
+    expect(analysis.error).toMatch(/several boards/);
+  });
+});
+
+describe('what the output says about the reading', () => {
+  const tmp = tempDir();
+  afterAll(tmp.cleanup);
+  const file = shot('xdemineur', 's2-05.png');
+
+  test('JSON names the skin and how well it fit; --board starts with the same in a header', async () => {
+    const json = JSON.parse((await runCli([file, '--json', '-o', path.join(tmp.dir, 'a.png')])).stdout);
+    expect(json.skin).toBe('xdemineur');
+    expect(json.skinFit.maxDistance).toBe(45);
+    expect(json.skinFit.meanDistance).toBeLessThan(5);
+    expect(json.skinFit.fit).toBeCloseTo(1 - json.skinFit.meanDistance / 45, 2);
+    const board = (await runCli([file, '--board', '-o', path.join(tmp.dir, 'b.png')])).stdout;
+    expect(board.split('\n')[0]).toBe(`# rows=20 cols=24 skin=xdemineur fit=${Math.round(json.skinFit.fit * 100)}%`);
+  });
+
+  test('--debug writes a second picture: the board area enlarged, beside the annotated one', async () => {
+    const out = path.join(tmp.dir, 'shot.annotated.png');
+    const { code, stdout } = await runCli([file, '--debug', '-o', out, '--json']);
+    expect(code).toBe(0);
+    const debug = path.join(tmp.dir, 'shot.debug.png');
+    expect(JSON.parse(stdout).debug).toBe(debug);
+    expect(existsSync(debug)).toBe(true);
+    const { width = 0, height = 0 } = await sharp(debug).metadata();
+    expect(width).toBeGreaterThan(24 * 21 * 1.8);
+    expect(height).toBeGreaterThan(20 * 21 * 1.8);
+  });
+
+  test('--debug also when no skin fits: the grid that was found is drawn', async () => {
+    const blank = path.join(tmp.dir, 'noskin.png');
+    await sharp(file).negate({ alpha: false }).toFile(blank);
+    const { code, stderr } = await runCli([blank, '--debug']);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/no skin fits this board.*debug picture/);
+    expect(existsSync(path.join(tmp.dir, 'noskin.debug.png'))).toBe(true);
+  });
+});
