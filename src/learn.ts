@@ -3,7 +3,7 @@ import { decode } from './decode';
 import { locate } from './locate';
 import { fitGrid } from './grid';
 import { lineAligned } from './align';
-import { cellPatch, Patch, rmsDistance } from './pixels';
+import { cellLeft, cellPatch, cellTop, Patch, rmsDistance } from './pixels';
 
 export const DEFAULT_THRESHOLDS = { inset: 0.12, maxDistance: 45, maxRatio: 0.7 };
 const MAX_SAMPLES = 12;
@@ -60,8 +60,10 @@ async function cutCells({ image: input, board }: LearnSource): Promise<{ label: 
   return out;
 }
 
+/** The cell's pixels from the whole pixel nearest its fitted corner: a crisp copy, not a resampled blur. */
 function cutCell(image: RgbaImage, grid: Grid, row: number, col: number, size: number): RgbaImage {
-  return toImage(cellPatch(image, grid, row, col, 0, size));
+  const corner = { rows: 1, cols: 1, left: Math.round(cellLeft(grid, col)), top: Math.round(cellTop(grid, row)), pitchX: size, pitchY: size };
+  return toImage(cellPatch(image, corner, 0, 0, 0, size));
 }
 
 function toImage(patch: Patch): RgbaImage {

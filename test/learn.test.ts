@@ -1,0 +1,55 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { analyzeImage } from '../src/analyze';
+import { learn } from '../src/learn';
+import { saveSkin } from '../src/skin';
+import { FIXTURES, onDesktop, readBoard, scaled, tempDir } from './helpers';
+
+// A skin learned from ONE capture of a game reads the other (held-out) captures of that game at every
+// scale: at least 99.5 % of the cells right, and no cell misread (a label the capture lacks is unreadable).
+const VARIANTS: Record<string, (file: string) => Promise<Buffer>> = {
+  '100%': (file) => sharp(file).png().toBuffer(),
+  '50%': (file) => scaled(file, 0.5),
+  '150%': (file) => scaled(file, 1.5),
+  '250%': (file) => scaled(file, 2.5),
+  'jpeg q=75': (file) => sharp(file).jpeg({ quality: 75 }).toBuffer(),
+  desktop: (file) => onDesktop(file, 150, 90),
+};
+
+// xbomb is not here: its level 1 draws 50 px cells with other glyphs than the 20 px of levels 2-3, so no
+// single capture covers both (98.7 % of held-out cells at 100 %; and 68 % at 50 %: see the README).
+const ONE_CAPTURE: [game: string, capture: string][] = [['xdemineur', 's1-05']];
+
+describe.each(ONE_CAPTURE)('%s: a skin learned from %s alone', (game, capture) => {
+  const tmp = tempDir();
+  const skinDir = path.join(tmp.dir, 'skin');
+  const dir = path.join(FIXTURES, game);
+  const shots = readdirSync(dir).filter((f) => /^s\d-\d+\.png$/.test(f)).sort();
+  afterAll(tmp.cleanup);
+
+  beforeAll(async () => {
+    const image = path.join(dir, 'learn', `${capture}.png`);
+    const skin = await learn([{ image, board: readBoard(image.replace(/\.png$/, '.board.txt')) }], `${game}-one`);
+    await saveSkin(skin, skinDir);
+  });
+
+  test.each(Object.keys(VARIANTS))('reads the held-out captures at %s', async (variant) => {
+    let [right, total] = [0, 0];
+    const misread: string[] = [];
+    for (const shot of shots) {
+      const truth = readBoard(path.join(dir, shot.replace(/\.png$/, '.board.txt')));
+      const { analysis } = await analyzeImage(await VARIANTS[variant](path.join(dir, shot)), shot, { skin: skinDir });
+      expect(analysis.error).toBeUndefined();
+      expect([analysis.board?.rows, analysis.board?.cols]).toEqual([truth.rows, truth.cols]);
+      for (const r of analysis.readings!) {
+        total++;
+        if (r.cell === truth.cells[r.row][r.col]) right++;
+        else if (!r.unreadable) misread.push(`${shot} r${r.row}c${r.col}: ${r.cell}, truth ${truth.cells[r.row][r.col]}`);
+      }
+    }
+    expect(misread).toEqual([]);
+    expect(shots.length).toBeGreaterThanOrEqual(5);
+    expect(right / total).toBeGreaterThanOrEqual(0.995);
+  });
+});
