@@ -85,6 +85,7 @@ function readCell(image: RgbaImage, grid: Grid, groups: SizeGroup[], skin: Skin,
   if (at.search && !clearCut(ranked(nearest), skin)) {
     const step = min(grid.pitchX, grid.pitchY) / 20;
     for (const [dx, dy] of NEAR) measure(dx * step, dy * step);
+    if (!clearCut(ranked(nearest), skin)) for (const [dx, dy] of NEAR) measure(dx * step / 2, dy * step / 2);
   }
   const order = ranked(nearest);
   const [best, first] = order[0];
@@ -133,8 +134,8 @@ const RESCUE_DISTANCE = 0.35;
 /** Template pixels this far apart (RMS per channel, 0-255) are where two templates differ. */
 const DIFFERENT = 40;
 
-/** Offsets tried around a cell whose match is not clear-cut, in steps: half a step and a whole step each way. */
-const NEAR = [0.5, 1].flatMap((k) => [[-k, 0], [k, 0], [0, -k], [0, k], [-k, -k], [k, k], [-k, k], [k, -k]]);
+/** Offsets tried around a cell whose match is not clear-cut, in steps (then half steps, if still not). */
+const NEAR = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
 
 const ranked = (nearest: Map<Cell, Match>): [Cell, Match][] => [...nearest].sort((a, b) => a[1].distance - b[1].distance);
 
