@@ -160,3 +160,47 @@ function edgeProfile(image: RgbaImage, grid: Grid, vertical: boolean, from: numb
   }
   return { at: (position: number) => values[position - from] ?? 0 };
 }
+
+type Side = 'left' | 'right' | 'top' | 'bottom';
+
+/**
+ * Adds outer rows and columns whose cells the skin reads: a strip of open cells with faint borders that
+ * the grid-line test left out. A strip must be read almost whole (GROW_READ) and hold a count or a flag,
+ * so a plain background the colour of open or hidden cells never passes for board.
+ */
+export function growToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
+  let current = grid;
+  for (let added = 0, changed = true; changed && added < MAX_GROWTH; added++) {
+    changed = false;
+    for (const side of ['left', 'right', 'top', 'bottom'] as Side[]) {
+      const bigger = extended(current, side);
+      if (!within(image, bigger)) continue;
+      const readings = classify(image, bigger, skin, { cells: stripCells(bigger, side), search: false });
+      const read = readings.filter((r) => !r.unreadable);
+      if (read.length >= GROW_READ * readings.length && read.some((r) => /^[1-8F]$/.test(r.cell))) {
+        current = bigger;
+        changed = true;
+      }
+    }
+  }
+  return current;
+}
+
+const GROW_READ = 0.8;
+const MAX_GROWTH = 4;
+
+function extended(g: Grid, side: Side): Grid {
+  if (side === 'left') return { ...g, cols: g.cols + 1, left: g.left - g.pitchX };
+  if (side === 'right') return { ...g, cols: g.cols + 1 };
+  if (side === 'top') return { ...g, rows: g.rows + 1, top: g.top - g.pitchY };
+  return { ...g, rows: g.rows + 1 };
+}
+
+function stripCells(g: Grid, side: Side): Coord[] {
+  if (side === 'left' || side === 'right') return Array.from({ length: g.rows }, (_, r): Coord => [r, side === 'left' ? 0 : g.cols - 1]);
+  return Array.from({ length: g.cols }, (_, c): Coord => [side === 'top' ? 0 : g.rows - 1, c]);
+}
+
+function within(image: RgbaImage, g: Grid): boolean {
+  return g.left >= 0 && g.top >= 0 && g.left + g.cols * g.pitchX <= image.width && g.top + g.rows * g.pitchY <= image.height;
+}

@@ -4,7 +4,7 @@ import { decode } from './decode';
 import { type Located, locateAll } from './locate';
 import { fitGrid, trimGrid } from './grid';
 import { classify } from './classify';
-import { alignLines, alignToSkin, mean, median, sampleCells } from './align';
+import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells } from './align';
 import { scaleGrid, shrinkImage } from './pixels';
 import { analyzePosition, rereadings } from './position';
 import { neighbours, parseCellName } from './board';
@@ -102,7 +102,7 @@ interface SkinReading {
  * or rescaled shot), so a poor shot is not cut down to its best rows.
  */
 function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
-  const fitted = alignLines(image, alignToSkin(image, found, skin), skin);
+  const fitted = alignLines(image, growToSkin(image, alignToSkin(image, found, skin), skin), skin);
   const all = classify(image, fitted, skin);
   const limit = Math.min(2 * skin.maxDistance, Math.max(skin.maxDistance, 4 * median(all.map((r) => r.distance))));
   const { grid, top, left } = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= limit);

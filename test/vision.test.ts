@@ -19,6 +19,20 @@ describe('locating at other scales and in other pictures', () => {
     await readsRight(file, await scaled(file, factor));
   });
 
+  test('ace-minesweeper 16×16 at 0.5×: an edge column of open cells with faint borders is still board', async () => {
+    const file = shot('ace-minesweeper', 's2-02.png');
+    const { analysis } = await analyzeImage(await scaled(file, 0.5), file);
+    const truth = truthOf(file);
+    expect([analysis.board?.rows, analysis.board?.cols]).toEqual([truth.rows, truth.cols]);
+    const misread = analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col]);
+    expect(misread).toEqual([]);
+  });
+
+  test('KMines classic: the grey window around the board is not grown into (it reads as hidden cells)', async () => {
+    const file = shot('kmines', 's2-02.png');
+    await readsRight(file, file);
+  });
+
   test('xbomb as JPEG (q=75): the menu buttons above the board are not a row of cells', async () => {
     const file = shot('xbomb', 's2-02.png');
     await readsRight(file, await sharp(file).jpeg({ quality: 75 }).toBuffer());
