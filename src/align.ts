@@ -106,7 +106,7 @@ function lineShifts(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number[] {
   const width = floor(pitch);
   const base = (i: number) => round(start + i * pitch);
   let shifts = Array.from({ length: count }, () => 0);
-  for (let round = 0; round < 3; round++) {
+  for (let pass = 0; pass < 3; pass++) {
     const typical = Array.from({ length: width }, (_, t) => shifts.reduce((sum, d, i) => sum + profile.at(base(i) + d + t), 0) / count);
     const scores = Array.from({ length: count }, (_, i) => {
       const raw = Array.from({ length: 2 * reach + 1 }, (_, k) => typical.reduce((sum, m, t) => sum + m * profile.at(base(i) + k - reach + t), 0));

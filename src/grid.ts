@@ -1,6 +1,9 @@
 import type { Grid, Rect, RgbaImage } from './types';
 import { gridLineStrength } from './gridlines';
 
+// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+const { abs, max, min, round } = Math;
+
 export interface GridSeed {
   boxes: Rect[];
   pitchX: number;
@@ -25,11 +28,11 @@ export function fitGrid(image: RgbaImage, seed: GridSeed): Grid {
  * ~0.25 %, about alike at every scale; such fits are left alone, so templates and cells stay comparable.)
  */
 function snap(grid: Grid): Grid {
-  const whole = (pitch: number) => Math.abs(pitch - Math.round(pitch)) < 0.01;
+  const whole = (pitch: number) => abs(pitch - round(pitch)) < 0.01;
   return {
     ...grid,
-    ...(whole(grid.pitchX) ? { pitchX: Math.round(grid.pitchX), left: Math.round(grid.left) } : {}),
-    ...(whole(grid.pitchY) ? { pitchY: Math.round(grid.pitchY), top: Math.round(grid.top) } : {}),
+    ...(whole(grid.pitchX) ? { pitchX: round(grid.pitchX), left: round(grid.left) } : {}),
+    ...(whole(grid.pitchY) ? { pitchY: round(grid.pitchY), top: round(grid.top) } : {}),
   };
 }
 
@@ -39,7 +42,7 @@ function snap(grid: Grid): Grid {
  */
 export function trimGrid(grid: Grid, fits: (row: number, col: number) => boolean): { grid: Grid; top: number; left: number } {
   let [r0, r1, c0, c1] = [0, grid.rows, 0, grid.cols];
-  const share = (cells: [number, number][]) => cells.filter(([r, c]) => fits(r, c)).length / Math.max(1, cells.length);
+  const share = (cells: [number, number][]) => cells.filter(([r, c]) => fits(r, c)).length / max(1, cells.length);
   const row = (r: number) => Array.from({ length: c1 - c0 }, (_, i): [number, number] => [r, c0 + i]);
   const col = (c: number) => Array.from({ length: r1 - r0 }, (_, i): [number, number] => [r0 + i, c]);
   for (let changed = true; changed && r1 - r0 > 1 && c1 - c0 > 1; ) {
@@ -74,20 +77,20 @@ function fitAxis(centres: number[], pitchGuess: number): AxisFit {
   let origin = middle - pitch / 2;
   let points = sorted;
   for (let reach = 4 * pitch; ; reach *= 2) {
-    const window = points.filter((c) => Math.abs(c - middle) <= reach);
-    const k = window.map((c) => Math.round((c - origin) / pitch - 0.5));
+    const window = points.filter((c) => abs(c - middle) <= reach);
+    const k = window.map((c) => round((c - origin) / pitch - 0.5));
     if (new Set(k).size >= 2) ({ pitch, origin } = leastSquares(k, window));
-    points = points.filter((c) => Math.abs(c - middle) > reach || Math.abs(residual(c, origin, pitch)) < 0.25);
+    points = points.filter((c) => abs(c - middle) > reach || abs(residual(c, origin, pitch)) < 0.25);
     if (window.length === points.length && reach > sorted[sorted.length - 1] - sorted[0]) break;
   }
-  const k = points.map((c) => Math.round((c - origin) / pitch - 0.5));
-  const kMin = Math.min(...k);
-  return { origin: origin + kMin * pitch, pitch, count: Math.max(...k) - kMin + 1 };
+  const k = points.map((c) => round((c - origin) / pitch - 0.5));
+  const kMin = min(...k);
+  return { origin: origin + kMin * pitch, pitch, count: max(...k) - kMin + 1 };
 }
 
 function residual(c: number, origin: number, pitch: number): number {
   const f = (c - origin) / pitch - 0.5;
-  return f - Math.round(f);
+  return f - round(f);
 }
 
 function leastSquares(k: number[], v: number[]): { pitch: number; origin: number } {

@@ -1,6 +1,9 @@
 import { debuglog } from 'node:util';
 import type { Rect, RgbaImage } from './types';
 
+// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+const { abs, floor, max, min, round } = Math;
+
 // OpenCV is loaded lazily, once per process: its WASM start-up costs ~300 ms and ~130 MB.
 type OpenCv = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 let opencv: Promise<{ cv: OpenCv }> | null = null;
@@ -49,7 +52,7 @@ export async function locateAll(image: RgbaImage): Promise<Located[]> {
   const outlines = await squareOutlines(image);
   const found: Located[] = [];
   for (const side of commonSides(outlines)) {
-    const boxes = dedupe(outlines.filter((b) => Math.abs(sideOf(b) - side) <= 0.12 * side + 1), side);
+    const boxes = dedupe(outlines.filter((b) => abs(sideOf(b) - side) <= 0.12 * side + 1), side);
     const pitchX = nearestGap(boxes, 'x', side);
     const pitchY = nearestGap(boxes, 'y', side);
     const [board = [], second = []] = lattices(boxes, pitchX, pitchY);
@@ -104,7 +107,7 @@ function squaresIn(cv: OpenCv, mask: unknown): Rect[] {
     for (let i = 0; i < contours.size(); i++) {
       const contour = contours.get(i);
       const r = cv.boundingRect(contour);
-      const fill = cv.contourArea(contour) / Math.max(1, r.width * r.height);
+      const fill = cv.contourArea(contour) / max(1, r.width * r.height);
       contour.delete();
       if (isSquare(r) && fill >= 0.5) found.push({ left: r.x, top: r.y, width: r.width, height: r.height });
     }
@@ -129,7 +132,7 @@ const centerY = (b: Rect): number => b.top + b.height / 2;
 function commonSides(boxes: Rect[]): number[] {
   const counts: number[] = [];
   for (let side = MIN_SIDE; side <= MAX_SIDE; side++) {
-    counts[side] = boxes.filter((b) => Math.abs(sideOf(b) - side) <= 0.08 * side + 0.5).length;
+    counts[side] = boxes.filter((b) => abs(sideOf(b) - side) <= 0.08 * side + 0.5).length;
   }
   const peaks: number[] = [];
   for (let side = MIN_SIDE; side <= MAX_SIDE; side++) {
@@ -142,9 +145,9 @@ function commonSides(boxes: Rect[]): number[] {
 /** Nested contours (inner and outer edge of one cell) collapse to one outline per cell. */
 function dedupe(boxes: Rect[], side: number): Rect[] {
   const seen = new Map<string, Rect>();
-  const q = Math.max(2, side / 3);
+  const q = max(2, side / 3);
   for (const b of boxes) {
-    const key = `${Math.round(centerX(b) / q)},${Math.round(centerY(b) / q)}`;
+    const key = `${round(centerX(b) / q)},${round(centerY(b) / q)}`;
     if (!seen.has(key)) seen.set(key, b);
   }
   return [...seen.values()];
@@ -162,14 +165,14 @@ function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
     let gap = Infinity;
     for (const b of boxes) {
       const d = along(b) - along(a);
-      if (d > 0.6 * side && d < gap && Math.abs(across(b) - across(a)) < side / 3) gap = d;
+      if (d > 0.6 * side && d < gap && abs(across(b) - across(a)) < side / 3) gap = d;
     }
     if (gap < 1.9 * side) gaps.push(gap);
   }
   if (!gaps.length) return side;
   gaps.sort((p, q) => p - q);
   const median = gaps[gaps.length >> 1];
-  const near = gaps.filter((g) => Math.abs(g - median) <= 0.2 * median);
+  const near = gaps.filter((g) => abs(g - median) <= 0.2 * median);
   return near.reduce((a, b) => a + b, 0) / near.length;
 }
 
@@ -180,12 +183,12 @@ function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
   const buckets = new Map<string, number[]>();
   const key = (bx: number, by: number): string => `${bx},${by}`;
   boxes.forEach((b, i) => {
-    const k = key(Math.floor(centerX(b) / pitchX), Math.floor(centerY(b) / pitchY));
+    const k = key(floor(centerX(b) / pitchX), floor(centerY(b) / pitchY));
     buckets.set(k, [...(buckets.get(k) ?? []), i]);
   });
   boxes.forEach((a, i) => {
-    const bx = Math.floor(centerX(a) / pitchX);
-    const by = Math.floor(centerY(a) / pitchY);
+    const bx = floor(centerX(a) / pitchX);
+    const by = floor(centerY(a) / pitchY);
     for (let dy = -LINK; dy <= LINK; dy++) {
       for (let dx = -LINK; dx <= LINK; dx++) {
         for (const j of buckets.get(key(bx + dx, by + dy)) ?? []) {
@@ -202,13 +205,13 @@ function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
 function onLattice(a: Rect, b: Rect, pitchX: number, pitchY: number): boolean {
   const fx = (centerX(b) - centerX(a)) / pitchX;
   const fy = (centerY(b) - centerY(a)) / pitchY;
-  return Math.abs(fx - Math.round(fx)) < 0.2 && Math.abs(fy - Math.round(fy)) < 0.2;
+  return abs(fx - round(fx)) < 0.2 && abs(fy - round(fy)) < 0.2;
 }
 
 function union(boxes: Rect[]): Rect {
-  const left = Math.min(...boxes.map((b) => b.left));
-  const top = Math.min(...boxes.map((b) => b.top));
-  const right = Math.max(...boxes.map((b) => b.left + b.width));
-  const bottom = Math.max(...boxes.map((b) => b.top + b.height));
+  const left = min(...boxes.map((b) => b.left));
+  const top = min(...boxes.map((b) => b.top));
+  const right = max(...boxes.map((b) => b.left + b.width));
+  const bottom = max(...boxes.map((b) => b.top + b.height));
   return { left, top, width: right - left, height: bottom - top };
 }

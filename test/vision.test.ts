@@ -3,6 +3,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { analyzeImage } from '../src/analyze';
 import { FIXTURES, cellsDiffer, readBoard, runCli, scaled, tempDir } from './helpers';
+import { mulberry32, randomGame } from './brute';
+import type { Board, RgbaImage } from '../src/types';
+import { decode } from '../src/decode';
 
 const shot = (game: string, name: string) => path.join(FIXTURES, game, name);
 const truthOf = (file: string) => readBoard(file.replace(/\.png$/, '.board.txt'));
@@ -65,6 +68,37 @@ describe('locating at other scales and in other pictures', () => {
     const { analysis } = await analyzeImage(twice, 'twice.png');
     expect(analysis.status).toBe('error');
     expect(analysis.error).toMatch(/several boards/);
+  });
+});
+
+/** A screenshot made from the built-in xdemineur templates: the board on a grey window, cells of 21 px. */
+async function synthetic(board: Board): Promise<Buffer> {
+  const [pitch, margin] = [21, 30];
+  const name = (ch: string) => (ch === '.' ? 'hidden' : ch === 'F' ? 'flag' : ch);
+  const templates = new Map<string, RgbaImage>();
+  for (const ch of new Set(board.cells.flat())) templates.set(ch, await decode(path.join(__dirname, '../skins/xdemineur', `${name(ch)}.png`)));
+  const [width, height] = [board.cols * pitch + 2 * margin, board.rows * pitch + 2 * margin];
+  const data = Buffer.alloc(width * height * 4, 0xc0);
+  board.cells.forEach((row, r) => row.forEach((ch, c) => {
+    const t = templates.get(ch) as RgbaImage;
+    for (let y = 0; y < pitch; y++) {
+      const from = y * pitch * 4;
+      data.set(t.data.subarray(from, from + pitch * 4), ((margin + r * pitch + y) * width + margin + c * pitch) * 4);
+    }
+  }));
+  return sharp(data, { raw: { width, height, channels: 4 } }).png().toBuffer();
+}
+
+describe('boards from 5×5 to 100×100 cells (made from the xdemineur templates)', () => {
+  test.each([[5, 5, 3, 1], [100, 100, 1500, 6]])('%d×%d: located whole, no cell misread', async (rows, cols, mines, clicks) => {
+    let board: Board | undefined;
+    for (let seed = 1; !board; seed++) {
+      const game = randomGame(mulberry32(seed), rows, cols, mines, clicks);
+      if (!game.board.cells.flat().some((ch) => /[6-8]/.test(ch)) && game.board.cells.flat().includes('1')) board = game.board;
+    }
+    const { analysis } = await analyzeImage(await synthetic(board), `synthetic ${rows}×${cols}`, { skin: 'xdemineur' });
+    expect(analysis.error).toBeUndefined();
+    expect(cellsDiffer(analysis.board!, board)).toEqual([]);
   });
 });
 
