@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import sharp from 'sharp';
 import type { RgbaImage } from './types';
 
@@ -6,8 +7,15 @@ export const MAX_PIXELS = 64_000_000;
 
 export class DecodeError extends Error {}
 
-/** Decodes any image sharp reads (PNG, JPEG, WebP, GIF's first frame, …) into RGBA pixels. */
+/**
+ * Decodes any image sharp reads (PNG, JPEG, WebP, GIF's first frame, …) into RGBA pixels. The header is read
+ * first, so an image declaring more than MAX_PIXELS is refused before any pixel is decoded.
+ */
 export async function decode(input: string | Buffer): Promise<RgbaImage> {
+  const { width = 0, height = 0 } = await header(input);
+  if (width * height > MAX_PIXELS) {
+    throw new DecodeError(`image too large: ${width}×${height} is ${Math.round((width * height) / 1e6)} Mpx, the limit is ${MAX_PIXELS / 1e6} Mpx`);
+  }
   try {
     const { data, info } = await sharp(input, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
       .ensureAlpha()
@@ -15,7 +23,20 @@ export async function decode(input: string | Buffer): Promise<RgbaImage> {
       .toBuffer({ resolveWithObject: true });
     return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
   } catch (err) {
-    throw new DecodeError(`not a readable image: ${describe(err)}`);
+    throw new DecodeError(`corrupt or truncated image: ${describe(err)}`);
+  }
+}
+
+async function header(input: string | Buffer): Promise<sharp.Metadata> {
+  const bytes = Buffer.isBuffer(input) ? input.length : await fs.stat(input).then((st) => st.size, () => -1);
+  if (bytes === 0) throw new DecodeError('empty file (0 bytes)');
+  if (bytes < 0) throw new DecodeError('cannot read the file (missing or not readable)');
+  try {
+    return await sharp(input, { limitInputPixels: false }).metadata();
+  } catch (err) {
+    const message = describe(err);
+    if (/unsupported image format/.test(message)) throw new DecodeError('not an image (no format sharp reads: PNG, JPEG, WebP, GIF, TIFF, AVIF)');
+    throw new DecodeError(`not a readable image: ${message}`);
   }
 }
 

@@ -72,10 +72,10 @@ describe('mine-assist CLI', () => {
     expect(code).toBe(3);
     const results = JSON.parse(stdout);
     expect(results.map((r: { status: string }) => r.status)).toEqual(['error', 'ok']);
-    expect(results[0].error).toMatch(/not a readable image/);
+    expect(results[0].error).toMatch(/^not an image/);
     expect(results[0].error).not.toContain('\n');
     expect(existsSync(path.join(tmp.dir, 'out', 'good.annotated.png'))).toBe(true);
-    expect(stderr).toContain('bad.png: error: not a readable image');
+    expect(stderr).toContain('bad.png: error: not an image');
   });
 
   test('an image without a board is an error with exit 3', async () => {
