@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Analysis, Coord, RgbaImage } from './types';
 import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
 import { parseBoard, parseCellName } from './board';
@@ -22,52 +23,93 @@ export interface FileResult {
   output: string | null;
   /** The --debug PNG written, if any. */
   debug: string | null;
+  /** Time spent on the file, milliseconds. */
+  ms: number;
 }
 
 const IMAGE = /\.(png|jpe?g|webp|gif|tiff?|avif)$/i;
 const OURS = /\.(annotated|debug)\.png$/i;
 
-/** Inputs as given, with each folder replaced by the images in it (sorted by name). */
-export async function expandInputs(inputs: string[]): Promise<string[]> {
-  const files: string[] = [];
+/** One file to analyse, and its name under an output folder (its path below the folder it was found in). */
+export interface Input {
+  file: string;
+  name: string;
+}
+
+/** Inputs as given, with each folder replaced by the images in it (sorted by name; with `recursive`, its subfolders too). */
+export async function expandInputs(inputs: string[], recursive = false): Promise<Input[]> {
+  const files: Input[] = [];
   for (const input of inputs) {
     const stat = await fs.stat(input).catch(() => null);
-    if (!stat?.isDirectory()) {
-      files.push(input);
-      continue;
-    }
-    const names = (await fs.readdir(input)).filter((n) => IMAGE.test(n) && !OURS.test(n)).sort();
-    files.push(...names.map((n) => path.join(input, n)));
+    if (stat?.isDirectory()) files.push(...(await imagesIn(input, '', recursive)));
+    else files.push({ file: input, name: path.basename(input) });
   }
   return files;
 }
 
-/** Analyses each file in turn, writing annotated images; a bad file becomes an error result, the rest go on. */
-export async function runBatch(files: string[], options: BatchOptions, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
+async function imagesIn(root: string, below: string, recursive: boolean): Promise<Input[]> {
+  const entries = (await fs.readdir(path.join(root, below), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const found: Input[] = [];
+  for (const entry of entries) {
+    const name = path.join(below, entry.name);
+    if (entry.isDirectory() && recursive) found.push(...(await imagesIn(root, name, true)));
+    else if (entry.isFile() && IMAGE.test(entry.name) && !OURS.test(entry.name)) found.push({ file: path.join(root, name), name });
+  }
+  return found;
+}
+
+/**
+ * Analyses each file in turn, writing annotated images; a bad file becomes an error result, the rest go on.
+ * With an output folder, `summary.json` there lists every file's outcome.
+ */
+export async function runBatch(inputs: Input[], options: BatchOptions, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
   const results: FileResult[] = [];
-  const toFolder = files.length > 1 || (options.output !== undefined && (await isFolderTarget(options.output)));
+  const toFolder = inputs.length > 1 || (options.output !== undefined && (await isFolderTarget(options.output)));
   if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
-  for (const file of files) {
-    const result = await runOne(file, files, options, toFolder);
+  const all = inputs.map((i) => i.file);
+  for (const input of inputs) {
+    const started = performance.now();
+    const result = await runOne(input, all, options, toFolder);
+    result.ms = performance.now() - started;
     results.push(result);
     onResult?.(result);
   }
+  if (toFolder && options.output !== undefined) await writeSummary(path.join(options.output, 'summary.json'), results);
   return results;
 }
 
-async function runOne(file: string, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {
-  if (/\.txt$/i.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null, debug: null };
+/** summary.json: per file its status, board size, certain cells, unreadable cells and time; then the totals. */
+async function writeSummary(target: string, results: FileResult[]): Promise<void> {
+  const files = results.map(({ analysis: a, output, ms }) => ({
+    file: a.file,
+    status: a.status,
+    ...(a.error ? { error: a.error } : {}),
+    board: a.board ? `${a.board.rows}×${a.board.cols}` : null,
+    mines: a.deductions?.mines.length ?? 0,
+    safe: a.deductions?.safe.length ?? 0,
+    unreadable: a.unreadable.length,
+    output,
+    ms: Math.round(ms),
+  }));
+  const count = (status: string) => files.filter((f) => f.status === status).length;
+  const totals = { files: files.length, ok: count('ok'), inconsistent: count('inconsistent'), error: count('error') };
+  await writeFileAtomic(target, JSON.stringify({ totals, files }, null, 2) + '\n').catch(() => undefined);
+}
+
+async function runOne({ file, name }: Input, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {
+  if (/\.txt$/i.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null, debug: null, ms: 0 };
   const { analysis, image } = await analyzeImage(file, file, options);
-  const output = outputPath(file, options.output, toFolder);
+  const output = outputPath(file, name, options.output, toFolder);
   try {
+    if (toFolder) await fs.mkdir(path.dirname(output), { recursive: true });
     const debug = options.debug && image ? await writeDebug(image, analysis, debugPath(output), all) : null;
-    if (!image || !analysis.grid || !analysis.deductions) return { analysis, output: null, debug };
+    if (!image || !analysis.grid || !analysis.deductions) return { analysis, output: null, debug, ms: 0 };
     refuseInput(output, all);
     const png = await render(image, analysis.grid, marksOf(analysis, options.probabilities ?? false));
     await writeFileAtomic(output, png);
-    return { analysis, output, debug };
+    return { analysis, output, debug, ms: 0 };
   } catch (err) {
-    return { analysis: { ...failed(file, err), board: analysis.board }, output: null, debug: null };
+    return { analysis: { ...failed(file, err), board: analysis.board }, output: null, debug: null, ms: 0 };
   }
 }
 
@@ -121,10 +163,11 @@ function debugPath(output: string): string {
   return output.replace(/(\.annotated)?\.png$/i, '') + '.debug.png';
 }
 
-function outputPath(file: string, output: string | undefined, toFolder: boolean): string {
-  const name = path.basename(file).replace(/\.[^.]+$/, '') + '.annotated.png';
-  if (output === undefined) return path.join(path.dirname(file), name);
-  return toFolder ? path.join(output, name) : output;
+/** Beside the input, or in the output folder under the input's name there (subfolders made as needed). */
+function outputPath(file: string, name: string, output: string | undefined, toFolder: boolean): string {
+  const annotated = (n: string) => n.replace(/\.[^./\\]+$/, '') + '.annotated.png';
+  if (output === undefined) return path.join(path.dirname(file), annotated(path.basename(file)));
+  return toFolder ? path.join(output, annotated(name)) : output;
 }
 
 async function isFolderTarget(output: string): Promise<boolean> {

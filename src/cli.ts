@@ -5,7 +5,7 @@ import { expandInputs, runBatch, FileResult } from './batch';
 import { learn } from './learn';
 import { parseBoard } from './board';
 import { saveSkin } from './skin';
-import { boardText, summaryLine, toJson } from './report';
+import { batchSummary, boardText, summaryLine, toJson } from './report';
 import { explainCell } from './explain';
 import { EXPORT_FORMATS, type ExportFormat, exportBoard } from './export';
 import type { Coord } from './types';
@@ -42,6 +42,7 @@ function parser(argv: string[], setCode: (code: number) => void) {
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object per input (an array for several)' })
       .option('board', { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' })
       .option('trust-flags', { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints (listed as trusted, not checked)' })
+      .option('r', { alias: 'recursive', type: 'boolean', default: false, describe: 'also the images in subfolders of a folder given (outputs mirror the subfolders under -o)' })
       .option('debug', { type: 'boolean', default: false, describe: 'also write <name>.debug.png: the located region, the fitted grid, and per cell its reading and match margin (attach it to a bug report)' })
       .option('probabilities', { type: 'boolean', default: false, describe: 'draw the mine probability (%) of every uncertain hidden cell as a heat map' })
       .option('explain', { type: 'string', describe: 'print, in words, why cell ROW,COL (from 0) is certain, or its mine probability' })
@@ -82,13 +83,14 @@ interface AnalyzeArgs {
   trustFlags: boolean;
   probabilities: boolean;
   debug: boolean;
+  recursive: boolean;
   explain?: string;
   export?: ExportFormat;
 }
 
 async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   if (args.mines !== undefined && !(Number.isInteger(args.mines) && args.mines >= 0)) throw new UsageError('--mines takes a whole number ≥ 0');
-  const files = await expandInputs(args.inputs);
+  const files = await expandInputs(args.inputs, args.recursive);
   if (!files.length) throw new UsageError('no input images found');
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
   const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug };
@@ -100,6 +102,7 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
     const json = results.map((r) => ({ ...toJson(r.analysis, r.output), ...(r.debug ? { debug: r.debug } : {}), ...exported(r, args) }));
     process.stdout.write(JSON.stringify(files.length === 1 && args.inputs.length === 1 && json.length === 1 && !(await isDir(args.inputs[0])) ? json[0] : json, null, 2) + '\n');
   }
+  if (files.length > 1) process.stderr.write(batchSummary(results) + '\n');
   return results.every((r) => r.analysis.status === 'ok') ? EXIT.ok : EXIT.input;
 }
 

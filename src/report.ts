@@ -138,3 +138,11 @@ function guessText(analysis: Analysis): string {
 export function percent(p: number): string {
   return p > 0 && p < 0.001 ? '<0.1%' : p < 1 && p > 0.999 ? '>99.9%' : `${(p * 100).toFixed(1)}%`;
 }
+
+/** "4 files: 3 ok, 0 inconsistent, 1 error (median 310 ms a file)" */
+export function batchSummary(results: { analysis: Analysis; ms: number }[]): string {
+  const count = (status: Analysis['status']) => results.filter((r) => r.analysis.status === status).length;
+  const times = results.map((r) => r.ms).sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)] ?? 0;
+  return `${results.length} files: ${count('ok')} ok, ${count('inconsistent')} inconsistent, ${count('error')} error (median ${Math.round(median)} ms a file)`;
+}

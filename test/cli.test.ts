@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { FIXTURES, runCli, tempDir } from './helpers';
@@ -76,6 +76,29 @@ describe('mine-assist CLI', () => {
     expect(results[0].error).not.toContain('\n');
     expect(existsSync(path.join(tmp.dir, 'out', 'good.annotated.png'))).toBe(true);
     expect(stderr).toContain('bad.png: error: not an image');
+  });
+
+  test('-r: subfolders too, outputs mirror them under -o, summary.json lists every file; inputs untouched', async () => {
+    const root = path.join(tmp.dir, 'tree');
+    mkdirSync(path.join(root, 'a', 'b'), { recursive: true });
+    copyFileSync(SHOT, path.join(root, 'one.png'));
+    copyFileSync(SHOT, path.join(root, 'a', 'b', 'two.png'));
+    writeFileSync(path.join(root, 'a', 'bad.png'), 'not an image');
+    const before = readFileSync(path.join(root, 'one.png'));
+    const out = path.join(tmp.dir, 'tree-out');
+    const { code, stderr } = await runCli([root, '-r', '-o', out]);
+    expect(code).toBe(3);
+    expect(existsSync(path.join(out, 'one.annotated.png'))).toBe(true);
+    expect(existsSync(path.join(out, 'a', 'b', 'two.annotated.png'))).toBe(true);
+    const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8'));
+    expect(summary.totals).toEqual({ files: 3, ok: 2, inconsistent: 0, error: 1 });
+    expect(summary.files.map((f: { file: string; status: string }) => [path.relative(root, f.file), f.status])).toEqual([
+      [path.join('a', 'b', 'two.png'), 'ok'], [path.join('a', 'bad.png'), 'error'], ['one.png', 'ok'],
+    ]);
+    expect(summary.files[0]).toMatchObject({ board: '20×24', unreadable: 0 });
+    expect(stderr).toMatch(/3 files: 2 ok, 0 inconsistent, 1 error/);
+    expect(readFileSync(path.join(root, 'one.png')).equals(before)).toBe(true);
+    expect((await runCli([root, '-o', path.join(tmp.dir, 'flat')])).code).toBe(0);
   });
 
   test('an image without a board is an error with exit 3', async () => {
