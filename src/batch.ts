@@ -6,6 +6,7 @@ import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './
 import { parseBoard, parseCellName } from './board';
 import { type Marks, render, renderDebug, writeFileAtomic } from './render';
 import { debugView } from './debug';
+import { availableParallelism, runInWorkers, workerScript } from './workers';
 import { suggestionText } from './report';
 
 export interface BatchOptions extends AnalyzeOptions {
@@ -15,6 +16,8 @@ export interface BatchOptions extends AnalyzeOptions {
   probabilities?: boolean;
   /** Also write <name>.debug.png: region, grid, and per cell its reading and match margin. */
   debug?: boolean;
+  /** Files analysed at once, each in a worker thread (default: the CPU cores; 1 = in this thread). */
+  jobs?: number;
 }
 
 export interface FileResult {
@@ -63,19 +66,37 @@ async function imagesIn(root: string, below: string, recursive: boolean): Promis
  * With an output folder, `summary.json` there lists every file's outcome.
  */
 export async function runBatch(inputs: Input[], options: BatchOptions, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
-  const results: FileResult[] = [];
   const toFolder = inputs.length > 1 || (options.output !== undefined && (await isFolderTarget(options.output)));
   if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
-  const all = inputs.map((i) => i.file);
+  const job: Job = { all: inputs.map((i) => i.file), options, toFolder };
+  const jobs = Math.min(options.jobs ?? availableParallelism(), inputs.length);
+  const results = jobs > 1 && workerScript() ? await runInWorkers(inputs, jobs, job, onResult) : await runInTurn(inputs, job, onResult);
+  if (toFolder && options.output !== undefined) await writeSummary(path.join(options.output, 'summary.json'), results);
+  return results;
+}
+
+async function runInTurn(inputs: Input[], job: Job, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
+  const results: FileResult[] = [];
   for (const input of inputs) {
-    const started = performance.now();
-    const result = await runOne(input, all, options, toFolder);
-    result.ms = performance.now() - started;
+    const result = await analyzeFile(input, job);
     results.push(result);
     onResult?.(result);
   }
-  if (toFolder && options.output !== undefined) await writeSummary(path.join(options.output, 'summary.json'), results);
   return results;
+}
+
+/** What every file of a batch shares: all inputs (never overwritten), the options, whether outputs go to a folder. */
+export interface Job {
+  all: string[];
+  options: BatchOptions;
+  toFolder: boolean;
+}
+
+/** One file, start to finish: analysis, pictures written, time taken. Never throws. */
+export async function analyzeFile(input: Input, job: Job): Promise<FileResult> {
+  const started = performance.now();
+  const result = await runOne(input, job.all, job.options, job.toFolder);
+  return { ...result, ms: performance.now() - started };
 }
 
 /** summary.json: per file its status, board size, certain cells, unreadable cells and time; then the totals. */

@@ -43,6 +43,7 @@ function parser(argv: string[], setCode: (code: number) => void) {
       .option('board', { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' })
       .option('trust-flags', { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints (listed as trusted, not checked)' })
       .option('r', { alias: 'recursive', type: 'boolean', default: false, describe: 'also the images in subfolders of a folder given (outputs mirror the subfolders under -o)' })
+      .option('jobs', { type: 'number', describe: 'files analysed at once in a batch, each in a worker thread (default: the CPU cores)' })
       .option('debug', { type: 'boolean', default: false, describe: 'also write <name>.debug.png: the located region, the fitted grid, and per cell its reading and match margin (attach it to a bug report)' })
       .option('probabilities', { type: 'boolean', default: false, describe: 'draw the mine probability (%) of every uncertain hidden cell as a heat map' })
       .option('explain', { type: 'string', describe: 'print, in words, why cell ROW,COL (from 0) is certain, or its mine probability' })
@@ -84,16 +85,18 @@ interface AnalyzeArgs {
   probabilities: boolean;
   debug: boolean;
   recursive: boolean;
+  jobs?: number;
   explain?: string;
   export?: ExportFormat;
 }
 
 async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   if (args.mines !== undefined && !(Number.isInteger(args.mines) && args.mines >= 0)) throw new UsageError('--mines takes a whole number ≥ 0');
+  if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new UsageError('--jobs takes a whole number ≥ 1');
   const files = await expandInputs(args.inputs, args.recursive);
   if (!files.length) throw new UsageError('no input images found');
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
-  const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug };
+  const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug, jobs: args.jobs };
   const results = await runBatch(files, options, (r) => {
     if (r.analysis.status === 'error') process.stderr.write(summaryLine(r.analysis, r.output, r.debug) + '\n');
     else if (!args.json) printResult(r, { ...args, explain }, files.length > 1);

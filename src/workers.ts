@@ -1,0 +1,54 @@
+// Batches on worker threads: each worker loads OpenCV, the SAT solver and the skins once, then takes files
+// one at a time; results come back in input order whatever order they finish in.
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FileResult, Input, Job } from './batch';
+import { failed } from './analyze';
+
+export const availableParallelism = (): number => (os.availableParallelism?.() ?? os.cpus().length) || 1;
+
+/** The compiled worker entry beside this file; null when running the .ts sources (jest), which then batch in turn. */
+export function workerScript(): string | null {
+  const file = path.join(__dirname, 'worker.js');
+  return existsSync(file) ? file : null;
+}
+
+interface Reply {
+  index: number;
+  result: FileResult;
+}
+
+export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
+  const results: (FileResult | undefined)[] = new Array(inputs.length);
+  let next = 0;
+  let reported = 0;
+  return new Promise((resolve) => {
+    const settle = (index: number, result: FileResult) => {
+      results[index] = result;
+      for (; reported < inputs.length && results[reported]; reported++) onResult?.(results[reported] as FileResult);
+      if (reported === inputs.length) resolve(results as FileResult[]);
+    };
+    const start = () => {
+      const worker = new Worker(workerScript() as string, { workerData: job });
+      let current = -1;
+      const feed = () => {
+        if (next >= inputs.length) return void worker.terminate();
+        current = next++;
+        worker.postMessage({ index: current, input: inputs[current] });
+      };
+      worker.on('message', ({ index, result }: Reply) => {
+        current = -1;
+        settle(index, result);
+        feed();
+      });
+      worker.on('error', (err) => {
+        if (current >= 0) settle(current, { analysis: failed(inputs[current].file, `worker failed: ${err.message}`), output: null, debug: null, ms: 0 });
+        if (next < inputs.length) start();
+      });
+      feed();
+    };
+    for (let w = 0; w < jobs; w++) start();
+  });
+}
