@@ -3,7 +3,7 @@
 // (deductions, probabilities, whole board analysis) on mine01, random expert positions and 100×100 boards.
 // Not a test.
 'use strict';
-const { execFileSync } = require('node:child_process');
+const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -81,10 +81,29 @@ async function main() {
     const whole = wholeProcess([c.file, '-o', out, ...(c.skin ? ['--skin', c.skin] : [])]);
     rows.push({ case: c.name, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.toFixed(1)])), 'whole process': whole.toFixed(0) });
   }
+  const batch = batchTable(tmp);
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; whole process: 5 runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
+  console.log('\nbatch of 40 screenshots (the 5 held-out xdemineur shots, 8 copies each), one process: wall time, throughput, peak RSS');
+  console.table(batch);
   solverTable();
+}
+
+/** A folder of 40 screenshots through the CLI in a fresh process at --jobs 1 and 2. @param {string} tmp */
+function batchTable(tmp) {
+  const dir = path.join(tmp, 'batch');
+  fs.mkdirSync(dir);
+  for (let i = 0; i < 40; i++) fs.copyFileSync(path.join(ROOT, `fixtures/xdemineur/s2-0${(i % 5) + 1}.png`), path.join(dir, `shot${String(i).padStart(2, '0')}.png`));
+  return [1, 2].map((jobs) => {
+    const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}).main(${JSON.stringify([dir, '-o', path.join(tmp, `out${jobs}`), '--jobs', String(jobs)])})`
+      + '.then(() => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`))';
+    const t = performance.now();
+    const out = spawnSync(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] }).stderr.toString();
+    const seconds = (performance.now() - t) / 1000;
+    const rss = Number(/maxrss (\d+)/.exec(out)?.[1] ?? 0) / 1024;
+    return { jobs, 'wall s': seconds.toFixed(1), 'images / s': (40 / seconds).toFixed(1), 'peak RSS MB': rss.toFixed(0) };
+  });
 }
 
 /** @param {number[]} xs @param {number} q */
