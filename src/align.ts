@@ -20,6 +20,7 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const fitOf = (g: Grid) => mean(classify(image, g, skin, { cells: sample, search: false }).map((r) => r.distance));
   const step = min(grid.pitchX, grid.pitchY) / 20;
   let best = { grid, fit: fitOf(grid) };
+  if (best.fit <= ALIGNED * skin.maxDistance) return grid;
   const consider = (candidate: Grid) => {
     const fit = fitOf(candidate);
     if (fit < best.fit - 1e-9) best = { grid: candidate, fit };
@@ -32,6 +33,9 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   }
   return best.grid;
 }
+
+/** A sample this close (as a share of the skin's limit) is aligned already: a crisp screenshot at 100 %. */
+const ALIGNED = 0.05;
 
 /** Relative pitch changes tried on each axis: up to ±0.6 %, a third of a cell over 60 cells. */
 const PITCH_STEPS = [-0.006, -0.004, -0.002, 0.002, 0.004, 0.006];
