@@ -16,7 +16,7 @@ export interface BatchOptions extends AnalyzeOptions {
   probabilities?: boolean;
   /** Also write <name>.debug.png: region, grid, and per cell its reading and match margin. */
   debug?: boolean;
-  /** Files analysed at once, each in a worker thread (default: the CPU cores; 1 = in this thread). */
+  /** Files analysed at once, each in a worker thread (default: the CPU cores from 8 files on; 1 = in this thread). */
   jobs?: number;
 }
 
@@ -69,11 +69,14 @@ export async function runBatch(inputs: Input[], options: BatchOptions, onResult?
   const toFolder = inputs.length > 1 || (options.output !== undefined && (await isFolderTarget(options.output)));
   if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
   const job: Job = { all: inputs.map((i) => i.file), options, toFolder };
-  const jobs = Math.min(options.jobs ?? availableParallelism(), inputs.length);
+  const jobs = Math.min(options.jobs ?? (inputs.length >= WORTH_WORKERS ? availableParallelism() : 1), inputs.length);
   const results = jobs > 1 && workerScript() ? await runInWorkers(inputs, jobs, job, onResult) : await runInTurn(inputs, job, onResult);
   if (toFolder && options.output !== undefined) await writeSummary(path.join(options.output, 'summary.json'), results);
   return results;
 }
+
+/** Each worker starts its own OpenCV (~300 ms): by default, fewer files than this run in this thread. */
+const WORTH_WORKERS = 8;
 
 async function runInTurn(inputs: Input[], job: Job, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
   const results: FileResult[] = [];

@@ -43,7 +43,7 @@ function parser(argv: string[], setCode: (code: number) => void) {
       .option('board', { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' })
       .option('trust-flags', { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints (listed as trusted, not checked)' })
       .option('r', { alias: 'recursive', type: 'boolean', default: false, describe: 'also the images in subfolders of a folder given (outputs mirror the subfolders under -o)' })
-      .option('jobs', { type: 'number', describe: 'files analysed at once in a batch, each in a worker thread (default: the CPU cores)' })
+      .option('jobs', { type: 'number', describe: 'files analysed at once in a batch, each in a worker thread (default: the CPU cores for 8 files or more)' })
       .option('debug', { type: 'boolean', default: false, describe: 'also write <name>.debug.png: the located region, the fitted grid, and per cell its reading and match margin (attach it to a bug report)' })
       .option('probabilities', { type: 'boolean', default: false, describe: 'draw the mine probability (%) of every uncertain hidden cell as a heat map' })
       .option('explain', { type: 'string', describe: 'print, in words, why cell ROW,COL (from 0) is certain, or its mine probability' })
