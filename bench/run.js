@@ -153,7 +153,7 @@ function solverTable() {
   rows.push({ case: '8 random 100×100, 2000 mines', ...timeSolver(big, 1) });
   const sparse = Array.from({ length: 8 }, (_, i) => ({ board: sparseBoard(3000 + i), total: 2000 }));
   rows.push({ case: '8 × 100×100 all hidden but a few counts', ...timeSolver(sparse, 1) });
-  console.log('\nsolver, in-process: median / p99 in ms (per board; mine01: per run). deductions = propagation + SAT backbone (the default); counting engine = the exact dynamic programme alone; bare SAT = the backbone without propagation');
+  console.log('\nsolver, in-process: median / p99 in ms (per board; mine01: per run). deductions = the default (propagation, then the certain cells of the counting engine proven by one SAT call; the SAT backbone if SAT disagrees); counting engine = the dynamic programme alone; bare SAT = the SAT backbone alone');
   console.table(rows);
 }
 

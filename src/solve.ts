@@ -10,8 +10,9 @@ const trace = debuglog('mine-assist');
 
 export interface SolveOptions {
   /**
-   * 'auto' (default): propagation, then the SAT backbone on what is left; a board too large for it in
-   * bounded time goes to the exact dynamic programme (certain.ts), and past its limits to partial proofs.
+   * 'auto' (default): propagation; the exact dynamic programme's (certain.ts) certain cells, each proven by
+   * SAT (satConfirms), else the SAT backbone on what is left; a board too large for SAT in bounded time goes
+   * to the dynamic programme alone, and past its limits to partial proofs.
    * 'sat': the SAT backbone alone, no limits. 'count': the dynamic programme alone (a cross-check).
    */
   engine?: 'auto' | 'sat' | 'count';
@@ -112,11 +113,42 @@ export function solve(problem: Problem, options: SolveOptions = {}): Deductions 
     return counted();
   }
   try {
+    const claimed = deduce(problem, options.limits);
+    if (claimed && satConfirms(reduced.problem, claimed)) return claimed;
+    if (claimed) trace('solve: SAT does not confirm the counting engine: backbone');
     return withFixed(satBackbone(reduced.problem, performance.now() + SAT_MS), reduced.fixed);
   } catch (err) {
     trace('solve: SAT backbone gave up: %s', err instanceof OutOfTime ? 'time limit' : String(err));
     session = undefined;
     return counted();
+  }
+}
+
+/**
+ * Checks the counting engine's answer with complete SAT calls: the counts must be satisfiable (or not, as it
+ * says), and assuming that any one of its certain cells takes the other value must be UNSAT — one call for
+ * all of them. Every cell it leaves uncertain it has shown a layout for each way, so nothing is missed.
+ */
+function satConfirms(problem: Problem, claimed: Deductions): boolean {
+  const shape = shapeOf(problem);
+  if (shape === null) return claimed.status === 'inconsistent';
+  const call = startCall();
+  try {
+    return call.Logic.disablingAssertions(() => {
+      const subjects = buildSubjects(call, shape);
+      if (subjects === null || call.solver.solveAssuming(call.active) === null) return claimed.status === 'inconsistent';
+      if (claimed.status !== 'ok') return false;
+      const [mines, safe] = [new Set(claimed.mines), new Set(claimed.safe)];
+      const opposite = subjects.flatMap((s) => (mines.has(s.cells[0]) ? [s.safe] : safe.has(s.cells[0]) ? [s.mine] : []));
+      if (opposite.length === 0) return true;
+      const probe = call.fresh();
+      call.solver.require(call.Logic.or(-probe, call.active), call.Logic.or(-probe, opposite));
+      const model = call.solver.solveAssuming(probe);
+      call.solver.forbid(probe);
+      return model === null;
+    });
+  } finally {
+    call.solver.forbid(call.active);
   }
 }
 

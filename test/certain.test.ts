@@ -62,14 +62,15 @@ describe('certain cells equal brute force, with the total and with flags (some w
   });
 });
 
-describe('the counting engine agrees with the SAT backbone on expert boards', () => {
+describe('the counting engine, and the default (counting checked by SAT), agree with the SAT backbone on expert boards', () => {
   test('40 boards (16×30, 99 mines), with and without the total', () => {
     const failures: string[] = [];
     for (let i = 0; i < 40; i++) {
       const { board } = randomGame(mulberry32(SEED * 5 + i), 16, 30, 99, 1 + (i % 10) * 3);
       for (const totalMines of [null, 99]) {
         const problem = encode(board, { totalMines });
-        if (!same(solve(problem, { engine: 'count' }), solve(problem, { engine: 'sat' }))) failures.push(`board ${i} total=${totalMines}\n${show(board)}`);
+        const sat = solve(problem, { engine: 'sat' });
+        if (!same(solve(problem, { engine: 'count' }), sat) || !same(solve(problem), sat)) failures.push(`board ${i} total=${totalMines}\n${show(board)}`);
       }
     }
     expect(failures.slice(0, 2)).toEqual([]);
