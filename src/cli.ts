@@ -6,6 +6,7 @@ import { learn } from './learn';
 import { parseBoard } from './board';
 import { saveSkin } from './skin';
 import { batchSummary, boardText, summaryLine, toJson } from './report';
+import { progressBar } from './progress';
 import { explainCell } from './explain';
 import { EXPORT_FORMATS, type ExportFormat, exportBoard } from './export';
 import type { Coord } from './types';
@@ -97,10 +98,18 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   if (!files.length) throw new UsageError('no input images found');
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
   const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug, jobs: args.jobs };
+  const bar = files.length > 1 && process.stderr.isTTY ? progressBar(files.length, process.stderr) : null;
   const results = await runBatch(files, options, (r) => {
-    if (r.analysis.status === 'error') process.stderr.write(summaryLine(r.analysis, r.output, r.debug) + '\n');
-    else if (!args.json) printResult(r, { ...args, explain }, files.length > 1);
+    if (r.analysis.status === 'error') {
+      const line = summaryLine(r.analysis, r.output, r.debug) + '\n';
+      return bar ? bar.tick(line) : void process.stderr.write(line);
+    }
+    const text = args.json ? '' : resultText(r, { ...args, explain }, files.length > 1);
+    if (bar && process.stdout.isTTY) return bar.tick(text);
+    process.stdout.write(text);
+    bar?.tick();
   });
+  bar?.stop();
   if (args.json) {
     const json = results.map((r) => ({ ...toJson(r.analysis, r.output), ...(r.debug ? { debug: r.debug } : {}), ...exported(r, args) }));
     process.stdout.write(JSON.stringify(files.length === 1 && args.inputs.length === 1 && json.length === 1 && !(await isDir(args.inputs[0])) ? json[0] : json, null, 2) + '\n');
@@ -110,14 +119,14 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
 }
 
 /** The summary line; or, when asked, the board, the export and the explanation, in that order. */
-function printResult(r: FileResult, args: Omit<AnalyzeArgs, 'explain'> & { explain?: Coord }, several: boolean): void {
+function resultText(r: FileResult, args: Omit<AnalyzeArgs, 'explain'> & { explain?: Coord }, several: boolean): string {
   const blocks = [
     args.board ? boardText(r.analysis) : '',
     exported(r, args).export ?? '',
     args.explain ? explainCell(r.analysis, args.explain) + '\n' : '',
   ].filter(Boolean);
-  if (blocks.length === 0) process.stdout.write(summaryLine(r.analysis, r.output, r.debug) + '\n');
-  else process.stdout.write((several ? `== ${r.analysis.file}\n` : '') + blocks.join(''));
+  if (blocks.length === 0) return summaryLine(r.analysis, r.output, r.debug) + '\n';
+  return (several ? `== ${r.analysis.file}\n` : '') + blocks.join('');
 }
 
 /** The --export text (its notes go to stderr); nothing without --export or a board. */
