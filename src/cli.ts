@@ -65,7 +65,7 @@ function parser(argv: string[], setCode: (code: number) => void) {
     .example('$0 shot.png --explain 3,7', 'why row 3, column 7 is certain (the counts that force it)')
     .example('$0 shot.png --export mine > shot.mine', 'continue in JSMinesweeper')
     .example('$0 learn shot.png --board shot.board.txt --name mygame --out skins/mygame', 'teach it a new skin')
-    .epilogue('Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed.')
+    .epilogue('Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed; 130 interrupted (Ctrl-C: outputs already written stay whole, none is left half-written).')
     .strict()
     .help()
     .version()
@@ -99,6 +99,11 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
   const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug, jobs: args.jobs };
   const bar = files.length > 1 && process.stderr.isTTY ? progressBar(files.length, process.stderr) : null;
+  process.once('SIGINT', () => {
+    bar?.stop();
+    process.stderr.write('mine-assist: interrupted\n');
+    process.exit(130);
+  });
   const results = await runBatch(files, options, (r) => {
     if (r.analysis.status === 'error') {
       const line = summaryLine(r.analysis, r.output, r.debug) + '\n';
