@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Analysis, Coord, RgbaImage } from './types';
+import type { Analysis, Coord, Grid, RgbaImage } from './types';
 import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
 import { parseBoard, parseCellName } from './board';
 import { type Marks, render, renderDebug, writeFileAtomic } from './render';
@@ -129,8 +129,7 @@ async function runOne({ file, name }: Input, all: string[], options: BatchOption
     const debug = options.debug && image ? await writeDebug(image, analysis, debugPath(output), all) : null;
     if (!image || !analysis.grid || !analysis.deductions) return { analysis, output: null, debug, ms: 0 };
     refuseInput(output, all);
-    const png = await render(image, analysis.grid, marksOf(analysis, options.probabilities ?? false));
-    await writeFileAtomic(output, png);
+    await writeFileAtomic(output, await annotate(image, analysis.grid, analysis, options.probabilities ?? false));
     return { analysis, output, debug, ms: 0 };
   } catch (err) {
     return { analysis: { ...failed(file, err), board: analysis.board }, output: null, debug: null, ms: 0 };
@@ -144,6 +143,11 @@ async function writeDebug(image: RgbaImage, analysis: Analysis, target: string, 
   refuseInput(target, all);
   await writeFileAtomic(target, await renderDebug(image, view));
   return target;
+}
+
+/** The annotated PNG of an analysis that has a grid and deductions (what the CLI writes and `serve` shows). */
+export function annotate(image: RgbaImage, grid: Grid, analysis: Analysis, heatMap: boolean): Promise<Buffer> {
+  return render(image, grid, marksOf(analysis, heatMap));
 }
 
 function refuseInput(target: string, inputs: string[]): void {
