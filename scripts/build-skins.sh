@@ -19,3 +19,5 @@ learn gnome-mines-bgcolors gnome-mines 03 05
 learn kmines-classic kmines 02 04
 learn kmines-default kmines 01 05
 # kmines 'green' (s1-03) has no skin yet: its board is not located (see README).
+# each skin's mine counter: its place and glyphs (learn rebuilt the folders without them)
+node scripts/learn-counters.js

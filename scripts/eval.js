@@ -1,7 +1,8 @@
 // @ts-check
 // npm run eval -- <dir> [--variants] [--learn]: reads every screenshot in <dir> (recursively) that has a ground-truth
 // board text beside it (<name>.board.txt; <name>.mines.txt, when present, checks every deduction), and
-// prints per skin: boards located, cells right / total, unreadable rate, false deductions. Folders named
+// prints per skin: boards located, cells right / total, unreadable rate, false deductions, and the mine counter
+// read and used with the true total (<name>.meta.json `mines`; a wrong total used is counted apart). Folders named
 // learn/ (the screenshots skins were built from) are skipped unless --learn.
 'use strict';
 const fs = require('node:fs');
@@ -51,6 +52,12 @@ function trueMines(file) {
   return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
 }
 
+/** The game's true total of mines (meta.json), or null. @param {string} file @returns {number | null} */
+function trueTotal(file) {
+  const m = file.replace(/\.png$/, '.meta.json');
+  return fs.existsSync(m) ? JSON.parse(fs.readFileSync(m, 'utf8')).mines ?? null : null;
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const dir = args.find((a) => !a.startsWith('--'));
@@ -67,7 +74,13 @@ async function main() {
       const bytes = await VARIANTS[/** @type {keyof typeof VARIANTS} */ (variant)](fs.readFileSync(file));
       const { analysis } = await analyzeImage(bytes, file, {});
       const key = `${game} ${variant}`;
-      const row = table.get(key) ?? { boards: 0, located: 0, right: 0, cells: 0, unreadable: 0, falseDeductions: 0, skins: new Set() };
+      const row = table.get(key) ?? { boards: 0, located: 0, right: 0, cells: 0, unreadable: 0, falseDeductions: 0, skins: new Set(), counters: 0, countersRight: 0, countersWrong: 0 };
+      const total = trueTotal(file);
+      if (total !== null) {
+        row.counters++;
+        if (analysis.counter?.used && analysis.board?.totalMines === total) row.countersRight++;
+        else if (analysis.counter?.used) row.countersWrong++;
+      }
       row.boards++;
       row.cells += truth.rows * truth.cols;
       const b = analysis.board;
@@ -85,7 +98,13 @@ async function main() {
   console.table([...table].map(([key, r]) => ({
     'game variant': key, skin: [...r.skins].join(' '), located: `${r.located}/${r.boards}`, 'cells right': `${r.right}/${r.cells}`,
     '%': ((100 * r.right) / r.cells).toFixed(2), unreadable: r.unreadable, 'false deductions': r.falseDeductions,
+    'counter used': `${r.countersRight}/${r.counters}`, 'counter wrong': r.countersWrong,
   })));
+  const all = [...table.values()];
+  const sum = (/** @type {(r: any) => number} */ f) => all.reduce((n, r) => n + f(r), 0);
+  console.log(`all: ${sum((r) => r.located)}/${sum((r) => r.boards)} boards located, cells right ${sum((r) => r.right)}/${sum((r) => r.cells)}`
+    + ` = ${((100 * sum((r) => r.right)) / sum((r) => r.cells)).toFixed(3)}%, unreadable ${sum((r) => r.unreadable)}, false deductions ${sum((r) => r.falseDeductions)},`
+    + ` counter used with the true total ${sum((r) => r.countersRight)}/${sum((r) => r.counters)}, wrong total used ${sum((r) => r.countersWrong)}`);
   for (const f of failures) console.log('not located:', f);
 }
 

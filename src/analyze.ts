@@ -9,6 +9,8 @@ import { scaleGrid, shrinkImage } from './pixels';
 import { analyzePosition, rereadings } from './position';
 import { neighbours, parseCellName } from './board';
 import { builtinSkinNames, loadSkin } from './skin';
+import { counterTotal, readCounter } from './counter';
+import { SKINLESS, readWithoutSkin } from './skinless';
 
 const trace = debuglog('mine-assist');
 
@@ -35,21 +37,44 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     const candidates = await locateAll(image);
     const k = shrinkFactor(candidates);
     const view = k > 1 ? shrinkImage(image, k) : image;
-    const chosen = await chooseBoard(view, candidates.map((c) => () => scaleGrid(fitGrid(image as RgbaImage, c), 1 / k)), options.skin);
-    Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
-    const { skin, readings, grid: viewGrid, fit } = readCells(view, chosen.grid, chosen.skin);
+    const grids = candidates.map((c) => () => scaleGrid(fitGrid(image as RgbaImage, c), 1 / k));
+    const { skin, readings, grid: viewGrid, fit } = await readBoard(view, grids, options.skin, found, k);
     const grid = scaleGrid(viewGrid, k);
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
-    if (fit.meanDistance > POOR_FIT * skin.maxDistance) {
-      throw new Error(`no skin fits this board (closest: ${skin.name}, mean distance ${fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
+    const read = boardFromReadings(grid, readings, options.mines ?? null);
+    const counter = skin.counter ? counterTotal(readCounter(image, grid, skin.counter), read, options.mines ?? null) : null;
+    const board = counter?.used ? { ...read, totalMines: counter.total } : read;
+    let analysis = analyzeBoard(board, file, options);
+    if (counter?.used && analysis.status === 'inconsistent' && analyzeBoard(read, file, options).status === 'ok') {
+      Object.assign(counter, { used: false, note: `the board cannot hold ${counter.total} mines: counter not used` });
+      analysis = analyzeBoard(read, file, options);
     }
-    const board = boardFromReadings(grid, readings, options.mines ?? null);
-    const analysis = analyzeBoard(board, file, options);
-    const suggestions = analysis.conflict ? rereadings(board, readings, analysis.conflict, positionOptions(board, options)) : [];
-    return { image, analysis: { ...analysis, ...found, suggestions } };
+    const suggestions = analysis.conflict ? rereadings(analysis.board ?? board, readings, analysis.conflict, positionOptions(board, options)) : [];
+    return { image, analysis: { ...analysis, ...found, counter, suggestions } };
   } catch (err) {
     return { image, analysis: { ...failed(file, err), ...found } };
   }
+}
+
+/**
+ * The board's cells read with the skin that fits best (or the one named); with `--skin none`, or when no
+ * skin fits, the skin-free fallback reads what it is sure of.
+ */
+async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName: string | undefined, found: Partial<Analysis>, k: number): Promise<SkinReading> {
+  if (skinName === 'none') return readSkinless(view, grids[0]());
+  const chosen = await chooseBoard(view, grids, skinName);
+  Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
+  const read = readCells(view, chosen.grid, chosen.skin);
+  if (read.fit.meanDistance <= POOR_FIT * read.skin.maxDistance) return read;
+  const skinless = skinName ? null : readSkinless(view, chosen.grid);
+  if (skinless && skinless.readings.some((r) => !r.unreadable && r.cell !== '.')) return skinless;
+  throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
+}
+
+function readSkinless(view: RgbaImage, grid: Grid): SkinReading {
+  const readings = readWithoutSkin(view, grid);
+  const known = readings.filter((r) => !r.unreadable).length / Math.max(1, readings.length);
+  return { skin: { name: SKINLESS, cellSize: grid.pitchX, inset: 0, maxDistance: 0, maxRatio: 0, templates: [] }, readings, grid, fit: { meanDistance: 0, maxDistance: 0, fit: known } };
 }
 
 /** Board → deductions, probabilities, reasons (or the conflict): the solver alone, for any board. */

@@ -9,6 +9,7 @@ import { batchSummary, boardText, summaryLine, toJson } from './report';
 import { progressBar } from './progress';
 import { explainCell } from './explain';
 import { EXPORT_FORMATS, type ExportFormat, exportBoard } from './export';
+import { DEFAULT_PORT, serveCommand } from './serve';
 import type { Coord } from './types';
 
 export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3 } as const;
@@ -38,7 +39,7 @@ function parser(argv: string[], setCode: (code: number) => void) {
     .command('$0 <inputs..>', false, (y) => y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'screenshots, folders of screenshots, or board text files' })
       .option('o', { alias: 'output', type: 'string', describe: 'output file (one input) or folder (several inputs)' })
-      .option('skin', { type: 'string', describe: 'built-in skin name or skin folder (default: best fit of the built-in skins)' })
+      .option('skin', { type: 'string', describe: 'built-in skin name, skin folder, or none (read without a skin: only what it is sure of) (default: best fit of the built-in skins, skin-free if none fits)' })
       .option('mines', { type: 'number', describe: 'total mines in the game, flags included (adds count-only deductions, and probabilities away from the numbers)' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object per input (an array for several)' })
       .option('board', { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' })
@@ -57,6 +58,12 @@ function parser(argv: string[], setCode: (code: number) => void) {
       .option('name', { type: 'string', demandOption: true, describe: 'the skin name' })
       .option('out', { type: 'string', describe: 'folder to write the skin to (default: ./<name>)' }), async (args) => {
       setCode(await learnCommand(args as unknown as LearnArgs));
+    })
+    .command('serve', 'a local web page: paste a screenshot, see the answer drawn on it', (y) => y
+      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0: any free port)' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (loopback only, unless --allow-remote)' })
+      .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a non-loopback --host: anyone who can reach it can use the server' }), async (args) => {
+      setCode(await serveCommand(args));
     })
     .example('$0 shot.png', 'writes shot.annotated.png')
     .example('$0 shots/ -o out/ --json', 'a whole folder, one JSON array')

@@ -40,6 +40,8 @@ export interface JsonResult {
   conflict: JsonConflict | null;
   suggestions: Rereading[];
   notes: string[];
+  /** The game's mine counter: read (text, mines left, total shown) and whether its total was used. */
+  counter: { read: boolean; text: string | null; remaining: number | null; total: number | null; used: boolean; note: string | null } | null;
   output: string | null;
   /** The board in another solver's format (--export). */
   export?: string;
@@ -70,6 +72,7 @@ export function toJson(analysis: Analysis, output: string | null): JsonResult {
     conflict: analysis.conflict && split(analysis.conflict.sources),
     suggestions: analysis.suggestions,
     notes: analysis.notes,
+    counter: analysis.counter ? { read: analysis.counter.read, text: analysis.counter.text, remaining: analysis.counter.remaining, total: analysis.counter.total, used: analysis.counter.used, note: analysis.counter.note } : null,
     output,
   };
 }
@@ -109,6 +112,13 @@ function skinText({ skin, skinFit }: Analysis, header: boolean): string {
   return `skin ${skin}${fit ? ` (fit ${fit})` : ''}`;
 }
 
+/** "counter 9 → 20 mines", or why the counter is not used. */
+function counterText({ counter }: Analysis): string {
+  if (!counter) return '';
+  if (counter.used) return `counter ${counter.text} → ${counter.total} mines`;
+  return counter.read ? `counter ${counter.text} not used (${counter.note})` : 'counter not read';
+}
+
 const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
 /** One line a person reads: what was found and where the picture went. */
@@ -120,6 +130,7 @@ export function summaryLine(analysis: Analysis, output: string | null, debug: st
   const parts = [
     b ? `${b.rows}×${b.cols}` : '',
     skinText(analysis, false),
+    counterText(analysis),
     analysis.status === 'inconsistent' ? 'INCONSISTENT board (no count layout fits what was read)' : '',
     analysis.conflict ? `conflict: ${analysis.conflict.sources.join(' ')}` : '',
     analysis.suggestions.length ? `maybe ${analysis.suggestions.map(suggestionText).join('; ')}` : '',

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Cell, Skin, Template } from './types';
+import type { Cell, CounterModel, CounterPlace, Skin, Template } from './types';
+import { glyphFromImage, shapeOf } from './glyphs';
 import { decode } from './decode';
 import { writePng } from './render';
 
@@ -34,7 +35,29 @@ export async function loadSkin(nameOrDir: string): Promise<Skin> {
     files.map(async (file) => ({ label: labelOf(file) as Cell, image: await decode(path.join(dir, file)) })),
   );
   if (!templates.length) throw new SkinError(`skin '${nameOrDir}' has no templates`);
-  return { ...json, templates };
+  const counter = await loadCounter(dir);
+  return { ...json, templates, ...(counter ? { counter } : {}) };
+}
+
+/** counter.json (kind, places) and one counter-<char>.png per character (`slash` for '/'), when present. */
+async function loadCounter(dir: string): Promise<CounterModel | null> {
+  let json: { kind: CounterModel['kind']; places: CounterPlace[] };
+  try {
+    json = JSON.parse(await fs.readFile(path.join(dir, 'counter.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+  const files = (await fs.readdir(dir)).filter((f) => /^counter-(\d|slash)(-[a-z])?\.png$/.test(f)).sort();
+  const glyphs = await Promise.all(files.map(async (file) => ({
+    char: glyphChar(file),
+    shape: shapeOf(glyphFromImage(await decode(path.join(dir, file)))),
+  })));
+  return { kind: json.kind, places: json.places, glyphs };
+}
+
+function glyphChar(file: string): string {
+  const name = file.replace(/^counter-/, '').replace(/(-[a-z])?\.png$/, '');
+  return name === 'slash' ? '/' : name;
 }
 
 export async function builtinSkinNames(): Promise<string[]> {
@@ -45,7 +68,7 @@ export async function builtinSkinNames(): Promise<string[]> {
 /** Writes skin.json and one PNG per template (`1.png`, `1-b.png`, … for several samples of a label). */
 export async function saveSkin(skin: Skin, dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
-  const { templates, ...json } = skin;
+  const { templates, counter: _counter, ...json } = skin;
   await fs.writeFile(path.join(dir, 'skin.json'), JSON.stringify(json, null, 2) + '\n');
   const seen = new Map<Cell, number>();
   for (const t of templates) {

@@ -138,6 +138,51 @@ export interface Skin {
   /** A best match whose distance is more than this fraction of the runner-up's is unreadable. */
   maxRatio: number;
   templates: Template[];
+  /** How to read the game's mine counter, when the skin knows it. */
+  counter?: CounterModel;
+}
+
+/** Where a game draws its mine counter, and the glyphs of its characters. */
+export interface CounterModel {
+  /** 'remaining': mines minus flags placed ("0017"); 'flags-of-total': flags placed and the total ("6/10"). */
+  kind: 'remaining' | 'flags-of-total';
+  places: CounterPlace[];
+  glyphs: { char: string; shape: GlyphShape }[];
+}
+
+/**
+ * A box [dx, dy, width, height] from a board corner, in pixels of a game drawing cells `pitch` pixels wide
+ * (pitch 1: in cells). `along`: the box's width is the board's width plus box[2] (a status bar).
+ */
+export interface CounterPlace {
+  pitch: number;
+  corner: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
+  box: [number, number, number, number];
+  along?: boolean;
+}
+
+/** A glyph reduced to ink coverage on a fixed grid, and its width / height. */
+export interface GlyphShape {
+  aspect: number;
+  /** Height in pixels: glyphs are only compared with glyphs of about their own size. */
+  height: number;
+  cells: Float32Array;
+}
+
+export interface CounterReading {
+  read: boolean;
+  /** What was read, also when it did not parse as a counter; null when nothing was. */
+  text: string | null;
+  /** Mines not yet flagged, and the total when the counter shows it. */
+  remaining: number | null;
+  total: number | null;
+  box: Rect | null;
+}
+
+/** The counter as read, and whether its total was used for the board (and if not, why). */
+export interface CounterReport extends CounterReading {
+  used: boolean;
+  note: string | null;
 }
 
 export interface Template {
@@ -180,4 +225,6 @@ export interface Analysis {
   suggestions: Rereading[];
   /** Limits reached and assumptions made, in words. */
   notes: string[];
+  /** The game's mine counter; null for a text board or a skin that does not know the counter. */
+  counter?: CounterReport | null;
 }

@@ -1,0 +1,137 @@
+// Teaches the built-in skins their game's mine counter: where it is (scripts/counters.json, measured by hand)
+// and the glyph of each character, cut from fixtures/counters/ (each game captured here at every flag count
+// with scripts/capture-counters.py). Run after `npm run build`; `npm run skins` runs it.
+const fs = require('node:fs');
+const path = require('node:path');
+const { decode } = require('../dist/decode');
+const { wordsIn, glyphImage, shapeOf, shapeDistance } = require('../dist/glyphs');
+const { placeBox, readWord } = require('../dist/counter');
+
+/** Each capture is also learned from rescaled and JPEG-compressed, as screenshots come. */
+const SCALES = { '100%': 1, '50%': 0.5, '75%': 0.75, '98%': 0.98, '150%': 1.5, '250%': 2.5 };
+
+async function variants(png, only) {
+  const bytes = fs.readFileSync(png);
+  const { width } = await sharp(bytes).metadata();
+  const out = [];
+  for (const [name, f] of Object.entries(SCALES)) out.push([name, await decode(f === 1 ? bytes : await sharp(bytes).resize({ width: Math.round(width * f) }).png().toBuffer())]);
+  out.push(['jpeg75', await decode(await sharp(bytes).jpeg({ quality: 75 }).toBuffer())]);
+  return out.filter(([name]) => !only || only.includes(name));
+}
+
+/** Keeps up to 26 unlike examples (unlike in shape or in size) of each character (antialiased text differs with its sub-pixel place). */
+function keep(glyphs, char, glyph) {
+  const list = glyphs.get(char) ?? [];
+  const like = (g) => Math.abs(Math.log(g.rect.height / glyph.rect.height)) < Math.log(1.25) && shapeDistance(shapeOf(g), shapeOf(glyph)) <= 0.05;
+  if (list.length < 26 && !list.some(like)) list.push(glyph);
+  glyphs.set(char, list);
+}
+const { writePng } = require('../dist/render');
+const { analyzeImage } = require('../dist/analyze');
+const { scaleGrid } = require('../dist/pixels');
+const sharp = require('sharp');
+
+const root = path.resolve(__dirname, '..');
+const specs = JSON.parse(fs.readFileSync(path.join(__dirname, 'counters.json'), 'utf8'));
+const dir = path.join(root, 'fixtures', 'counters');
+
+/** The board grid of a capture, in the cropped window's pixels. */
+function gridOf(meta) {
+  const b = meta.board;
+  const [wx, wy] = meta.window;
+  const grid = { rows: b.rows, cols: b.cols, left: b.x0 - wx, top: b.y0 - wy, pitchX: b.tile_w, pitchY: b.tile_h };
+  if (b.col_x) Object.assign(grid, { lefts: b.col_x.map((x) => x - wx), tops: b.row_y.map((y) => y - wy),
+    pitchX: (b.col_x.at(-1) + b.col_w.at(-1) - b.col_x[0]) / b.cols, pitchY: (b.row_y.at(-1) + b.row_h.at(-1) - b.row_y[0]) / b.rows });
+  return grid;
+}
+
+/**
+ * Whether glyphs can be the characters shown: digits of one height (±20 %), proportions of a digit, a
+ * slash at least as tall. A line cut wrongly (a letter taken for a digit after a rescale) is not learned.
+ */
+function plausible(glyphs, shown) {
+  const digits = glyphs.filter((_, i) => shown[i] !== '/');
+  const heights = digits.map((g) => g.rect.height).sort((a, b) => a - b);
+  const h = heights[Math.floor(heights.length / 2)];
+  return glyphs.every((g, i) => {
+    const aspect = g.rect.width / g.rect.height;
+    if (shown[i] === '/') return g.rect.height >= 0.9 * h && aspect < 0.8;
+    return Math.abs(g.rect.height - h) <= Math.max(1, 0.2 * h) && aspect <= 1 && (aspect >= 0.3 || shown[i] === '1');
+  });
+}
+
+/** Words on the same line joined, top line first; glyphs much shorter than the line's tallest left out. */
+function textLines(words) {
+  const lines = [];
+  for (const word of words) {
+    const top = Math.min(...word.map((g) => g.rect.top));
+    const bottom = Math.max(...word.map((g) => g.rect.top + g.rect.height));
+    const line = lines.find((l) => Math.min(l.bottom, bottom) - Math.max(l.top, top) >= 0.5 * Math.min(l.bottom - l.top, bottom - top));
+    if (line) Object.assign(line, { glyphs: [...line.glyphs, ...word], top: Math.min(line.top, top), bottom: Math.max(line.bottom, bottom) });
+    else lines.push({ glyphs: [...word], top, bottom });
+  }
+  return lines.sort((a, b) => a.top - b.top).map((l) => {
+    const tallest = Math.max(...l.glyphs.map((g) => g.rect.height));
+    return l.glyphs.filter((g) => g.rect.height >= 0.55 * tallest).sort((a, b) => a.rect.left - b.rect.left);
+  });
+}
+
+async function main() {
+  // the captures' boards are read without any counter (a half-learned one could reject or skew them)
+  for (const spec of Object.values(specs)) {
+    for (const skin of spec.skins) {
+      const out = path.join(root, 'skins', skin);
+      for (const f of fs.readdirSync(out).filter((f) => f.startsWith('counter'))) fs.rmSync(path.join(out, f));
+    }
+  }
+  for (const [game, spec] of Object.entries(specs)) {
+    const glyphs = new Map();
+    const seen = [];
+    const files = fs.readdirSync(dir).filter((f) => f.startsWith(game + '-v') && f.endsWith('.json')).sort();
+    for (const file of files) {
+      const meta = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+      // the flags on the board as read (a right-click on an open cell places none)
+      const png = path.join(dir, file.replace(/\.json$/, '.png'));
+      const { analysis } = await analyzeImage(png, png);
+      if (analysis.status !== 'ok' || analysis.unreadable.length) continue;
+      const flags = analysis.board.cells.flat().filter((c) => c === 'F').length;
+      const text = spec.kind === 'remaining' ? String(meta.mines - flags) : `${flags}/${meta.mines}`;
+      for (const [variant, image] of await variants(png, spec.variants)) {
+        const grid = scaleGrid(gridOf(meta), SCALES[variant] ?? 1);
+        seen.push({ variant, image, grid, text });
+        // the place drawn at this capture's cell size; its first line of text long enough holds the counter,
+        // from glyph `label` on ("Mines: 3/10": 5, the colon being too short to count)
+        const place = spec.places.find((p) => p.pitch === 1 || p.pitch === meta.board.tile_w);
+        const lines = textLines(wordsIn(image, placeBox(grid, place)));
+        const at = spec.label ?? 0;
+        const line = lines.find((l) => l.length >= at + text.length);
+        if (!line) continue;
+        const shown = spec.kind === 'remaining' ? text.padStart(line.length - at, '0') : text;
+        const cut = line.slice(at, at + shown.length);
+        if (plausible(cut, shown)) [...shown].forEach((char, i) => keep(glyphs, char, cut[i]));
+      }
+    }
+    const chars = [...glyphs.keys()].sort();
+    const shapes = chars.flatMap((char) => glyphs.get(char).map((g) => ({ char, shape: shapeOf(g) })));
+    const right = {};
+    for (const { variant, image, grid, text } of seen) {
+      const ok = spec.places.some((place) => wordsIn(image, placeBox(grid, place)).some((word) => readWord(word, shapes).includes(text)));
+      right[variant] = (right[variant] ?? 0) + (ok ? 1 : 0);
+    }
+    console.log(`${game}: ${chars.map((c) => `${c}×${glyphs.get(c).length}`).join(' ')} from ${seen.length / Object.keys(right).length} of ${files.length} captures; read back:`, right);
+    for (const skin of spec.skins) {
+      const out = path.join(root, 'skins', skin);
+      fs.writeFileSync(path.join(out, 'counter.json'), JSON.stringify({ kind: spec.kind, places: spec.places }, null, 2) + '\n');
+      for (const char of chars) {
+        for (const [i, g] of glyphs.get(char).entries()) {
+          await writePng(glyphImage(g), path.join(out, `counter-${char === '/' ? 'slash' : char}${i ? '-' + String.fromCharCode(97 + i) : ''}.png`));
+        }
+      }
+    }
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

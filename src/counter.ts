@@ -1,0 +1,101 @@
+import type { Board, CounterModel, CounterPlace, CounterReading, CounterReport, GlyphShape, Grid, Rect, RgbaImage } from './types';
+import { cellLeft, cellTop } from './pixels';
+import { type Glyph, shapeDistance, shapeOf, wordsIn } from './glyphs';
+
+/** A glyph this far from every character of the skin (shapeDistance) is not one of them. */
+const MAX_GLYPH_DISTANCE = 0.2;
+/** …and the best character must beat the next-best by this factor. */
+const MAX_GLYPH_RATIO = 0.7;
+/** Glyphs are compared with examples of about their own height (within 25 %): a blurred 5 px example of a 0 is not a 0 at 10 px. */
+const SIZE_TOLERANCE = Math.log(1.25);
+
+/**
+ * Reads the game's mine counter beside the board. Each place the skin knows (a box at a fixed offset from
+ * a board corner, for one cell size the game draws) is searched at the scale that cell size gives, word by
+ * word; the first word that reads as a counter wins. Never a guess: a glyph that is not clearly one of the
+ * skin's characters breaks the text there.
+ */
+export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): CounterReading {
+  let seen: string | null = null;
+  const known = new Set(model.glyphs.map((g) => g.char));
+  const needed = model.kind === 'remaining' ? '0123456789' : '0123456789/';
+  // a character the skin lacks would be read as its nearest look-alike
+  if (![...needed].every((c) => known.has(c))) return { read: false, text: null, remaining: null, total: null, box: null };
+  for (const place of model.places) {
+    const box = placeBox(grid, place);
+    for (const word of wordsIn(image, box)) {
+      const text = readWord(word, model.glyphs);
+      const found = parseCounter(text, model.kind);
+      if (found) return { read: true, text: found.text, remaining: found.remaining, total: found.total, box: wordBox(word) };
+      if (/\d/.test(text)) seen ??= text;
+    }
+  }
+  return { read: false, text: seen, remaining: null, total: null, box: null };
+}
+
+/** The image box of a place: the board corner plus the place's offset, both scaled by the board's pitch. */
+export function placeBox(grid: Grid, place: CounterPlace): Rect {
+  const scale = (grid.pitchX + grid.pitchY) / 2 / place.pitch;
+  const right = cellLeft(grid, grid.cols - 1) + grid.pitchX;
+  const bottom = cellTop(grid, grid.rows - 1) + grid.pitchY;
+  const x = place.corner.endsWith('right') ? right : grid.left;
+  const y = place.corner.startsWith('bottom') ? bottom : grid.top;
+  const [dx, dy, w, h] = place.box;
+  return { left: x + dx * scale, top: y + dy * scale, width: w * scale + (place.along ? right - grid.left : 0), height: h * scale };
+}
+
+/** The characters of a word of glyphs, '?' for a glyph that is not clearly one of them. */
+export function readWord(glyphs: Glyph[], chars: { char: string; shape: GlyphShape }[]): string {
+  return glyphs.map((g) => (chars.length && !g.clipped ? nearestChar(shapeOf(g), chars) : null) ?? '?').join('');
+}
+
+function wordBox(word: Glyph[]): Rect {
+  const left = Math.min(...word.map((g) => g.rect.left));
+  const top = Math.min(...word.map((g) => g.rect.top));
+  const right = Math.max(...word.map((g) => g.rect.left + g.rect.width));
+  const bottom = Math.max(...word.map((g) => g.rect.top + g.rect.height));
+  return { left, top, width: right - left, height: bottom - top };
+}
+
+function nearestChar(shape: GlyphShape, chars: { char: string; shape: GlyphShape }[]): string | null {
+  const best = new Map<string, number>();
+  for (const c of chars) {
+    if (Math.abs(Math.log(shape.height / c.shape.height)) > SIZE_TOLERANCE) continue;
+    best.set(c.char, Math.min(best.get(c.char) ?? Infinity, shapeDistance(shape, c.shape)));
+  }
+  const ranked = [...best].sort((a, b) => a[1] - b[1]);
+  const [first, second] = ranked;
+  if (!first || first[1] > MAX_GLYPH_DISTANCE) return null;
+  if (second && first[1] > MAX_GLYPH_RATIO * second[1]) return null;
+  return first[0];
+}
+
+/**
+ * 'remaining': the whole word is the mines not yet flagged ("0017"). 'flags-of-total': flags placed and the
+ * total ("6/10"), also inside a longer word ("Mines: 6/10" when the space is narrow).
+ */
+export function parseCounter(text: string, kind: CounterModel['kind']): { text: string; remaining: number; total: number | null } | null {
+  if (kind === 'remaining') return /^\d{1,4}$/.test(text) ? { text, remaining: Number(text), total: null } : null;
+  const m = /(?:^|[^\d/])(\d{1,4})\/(\d{1,4})(?:$|[^\d/])/.exec(text) ?? /^(\d{1,4})\/(\d{1,4})$/.exec(text);
+  if (!m || Number(m[1]) > Number(m[2])) return null;
+  return { text: `${m[1]}/${m[2]}`, remaining: Number(m[2]) - Number(m[1]), total: Number(m[2]) };
+}
+
+/**
+ * The total the counter gives for this board (total = counter + flags placed), or why it is not used: a
+ * total given by the user wins; a counter that shows flags must show the board's flags; the total must
+ * leave room for the flags and fit the hidden cells.
+ */
+export function counterTotal(counter: CounterReading, board: Board, given: number | null): CounterReport {
+  const report = (used: boolean, note: string | null, total = counter.total): CounterReport => ({ ...counter, total, used, note });
+  if (!counter.read || counter.remaining === null) return report(false, counter.text ? `counter read as '${counter.text}', not a count` : 'counter not found or not readable');
+  const flags = board.cells.flat().filter((c) => c === 'F' || c === '!').length;
+  const covered = board.cells.flat().filter((c) => c === '.' || c === 'F' || c === '?' || c === '!').length;
+  const total = counter.total ?? counter.remaining + flags;
+  if (given !== null) return report(false, `--mines ${given} given`, total);
+  if (counter.total !== null && counter.total - counter.remaining !== flags) {
+    return report(false, `counter shows ${counter.total - counter.remaining} flags, the board ${flags}: not used`, total);
+  }
+  if (counter.remaining > covered - flags) return report(false, `counter shows ${counter.remaining} mines left, more than the hidden cells: not used`, total);
+  return report(true, null, total);
+}

@@ -1,0 +1,258 @@
+import type { GlyphShape, Rect, RgbaImage } from './types';
+
+// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+const { abs, ceil, floor, log, max, min, round } = Math;
+
+/** One character of a line of text (a counter's digits): its box in the image and its ink, 0-1 per pixel. */
+export interface Glyph {
+  rect: Rect;
+  /** Ink coverage, rect.width × rect.height, row-major. */
+  ink: Float32Array;
+  /** It touches the edge of the box it was found in, so it may be cut: never read. */
+  clipped?: boolean;
+}
+
+const SHAPE_W = 8;
+const SHAPE_H = 12;
+
+/**
+ * The words of text in a box, each a run of glyphs. Ink is whatever stands out from the box's commonest
+ * colour (unlit LCD segments and JPEG noise do not), kept soft at antialiased edges. Inked blobs that
+ * overlap in height and sit less than a glyph height apart form a word; blobs of a word that share most of
+ * their columns form one glyph (the bars of an LCD digit, the dot of an i), so a leaning slash touching a
+ * digit's columns stays apart. Frame lines along the box are not text. Glyphs much shorter than their word
+ * (a colon, a speck) are dropped.
+ */
+export function wordsIn(image: RgbaImage, box: Rect): Glyph[][] {
+  const left = max(0, round(box.left));
+  const top = max(0, round(box.top));
+  const right = min(image.width, round(box.left + box.width));
+  const bottom = min(image.height, round(box.top + box.height));
+  const w = right - left;
+  const h = bottom - top;
+  if (w < 2 || h < 4) return [];
+  const distance = inkDistances(image, left, top, w, h);
+  const threshold = max(48, 0.45 * percentile(distance, 0.99));
+  const mask = new Float32Array(w * h);
+  const soft = new Float32Array(w * h);
+  for (let i = 0; i < mask.length; i++) {
+    mask[i] = distance[i] >= threshold ? 1 : 0;
+    soft[i] = min(1, max(0, (distance[i] - 0.5 * threshold) / threshold));
+  }
+  eraseLines(mask, w, h);
+  const { rects, labels } = blobs(mask, w, h);
+  return wordBoxes(rects.map((r, i) => ({ ...r, members: [i] }))).map((word) => {
+    const glyphs = glyphGroups(word.members.map((i) => ({ ...rects[i], members: [i] })))
+      .map((g) => glyphOf(soft, labels, w, g, left, top));
+    const tallest = max(0, ...glyphs.map((g) => g.rect.height));
+    return glyphs.filter((g) => g.rect.height >= 0.55 * tallest).map((g) => (touches(g.rect, left, top, right, bottom) ? { ...g, clipped: true } : g));
+  }).filter((word) => word.length > 0);
+}
+
+/** Rows and columns inked almost end to end are frame lines, not text: erased. */
+function eraseLines(ink: Float32Array, w: number, h: number): void {
+  const rows: number[] = [];
+  const cols: number[] = [];
+  for (let y = 0; y < h; y++) {
+    let n = 0;
+    for (let x = 0; x < w; x++) n += ink[y * w + x];
+    if (n >= 0.85 * w) rows.push(y);
+  }
+  for (let x = 0; x < w; x++) {
+    let n = 0;
+    for (let y = 0; y < h; y++) n += ink[y * w + x];
+    if (n >= 0.85 * h) cols.push(x);
+  }
+  for (const y of rows) ink.fill(0, y * w, (y + 1) * w);
+  for (const x of cols) for (let y = 0; y < h; y++) ink[y * w + x] = 0;
+}
+
+function touches(r: Rect, left: number, top: number, right: number, bottom: number): boolean {
+  return r.left <= left || r.top <= top || r.left + r.width >= right || r.top + r.height >= bottom;
+}
+
+/** A glyph's coverage on a fixed 8×12 grid (area-weighted), whatever its size. */
+export function shapeOf(glyph: Glyph): GlyphShape {
+  const { width, height } = glyph.rect;
+  const cells = new Float32Array(SHAPE_W * SHAPE_H);
+  const area = new Float32Array(SHAPE_W * SHAPE_H);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const v = glyph.ink[y * width + x];
+      spread(x, y, width, height, (cx, cy, a) => {
+        cells[cy * SHAPE_W + cx] += v * a;
+        area[cy * SHAPE_W + cx] += a;
+      });
+    }
+  }
+  for (let i = 0; i < cells.length; i++) cells[i] = area[i] > 0 ? cells[i] / area[i] : 0;
+  return { aspect: width / height, height, cells };
+}
+
+/** How different two glyph shapes are: mean coverage difference, plus a penalty for unlike proportions. */
+export function shapeDistance(a: GlyphShape, b: GlyphShape): number {
+  let sum = 0;
+  for (let i = 0; i < a.cells.length; i++) sum += abs(a.cells[i] - b.cells[i]);
+  return sum / a.cells.length + 0.3 * abs(log(a.aspect / b.aspect));
+}
+
+/** A glyph as a grey image (ink black on white), for storing in a skin. */
+export function glyphImage(glyph: Glyph): RgbaImage {
+  const { width, height } = glyph.rect;
+  const data = new Uint8Array(width * height * 4);
+  for (let i = 0; i < width * height; i++) {
+    const v = round(255 * (1 - glyph.ink[i]));
+    data.set([v, v, v, 255], i * 4);
+  }
+  return { width, height, data };
+}
+
+/** The glyph stored by glyphImage, back. */
+export function glyphFromImage(image: RgbaImage): Glyph {
+  const ink = new Float32Array(image.width * image.height);
+  for (let i = 0; i < ink.length; i++) ink[i] = 1 - image.data[i * 4] / 255;
+  return { rect: { left: 0, top: 0, width: image.width, height: image.height }, ink };
+}
+
+/** Per pixel, how far its colour is from the commonest colour of the area (largest channel difference). */
+function inkDistances(image: RgbaImage, left: number, top: number, w: number, h: number): Float32Array {
+  const bins = new Uint32Array(4096);
+  const at = (x: number, y: number) => ((top + y) * image.width + left + x) * 4;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const p = at(x, y);
+      bins[((image.data[p] >> 4) << 8) | ((image.data[p + 1] >> 4) << 4) | (image.data[p + 2] >> 4)]++;
+    }
+  }
+  const bin = bins.indexOf(max(...bins));
+  const bg = [((bin >> 8) << 4) + 8, (((bin >> 4) & 15) << 4) + 8, ((bin & 15) << 4) + 8];
+  const distance = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const p = at(x, y);
+      distance[y * w + x] = max(abs(image.data[p] - bg[0]), abs(image.data[p + 1] - bg[1]), abs(image.data[p + 2] - bg[2]));
+    }
+  }
+  return distance;
+}
+
+function percentile(values: Float32Array, q: number): number {
+  const sorted = Float32Array.from(values).sort();
+  return sorted[min(sorted.length - 1, floor(q * sorted.length))];
+}
+
+interface Group extends Rect {
+  members: number[];
+}
+
+/** Bounding boxes of 8-connected inked areas, and each pixel's area (-1: none). */
+function blobs(ink: Float32Array, w: number, h: number): { rects: Rect[]; labels: Int32Array } {
+  const labels = new Int32Array(w * h).fill(-1);
+  const rects: Rect[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < ink.length; start++) {
+    if (!ink[start] || labels[start] >= 0) continue;
+    const id = rects.length;
+    let x0 = w, y0 = h, x1 = -1, y1 = -1;
+    labels[start] = id;
+    stack.push(start);
+    while (stack.length) {
+      const p = stack.pop() as number;
+      const x = p % w;
+      const y = (p - x) / w;
+      x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y);
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx, ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          const q = ny * w + nx;
+          if (ink[q] && labels[q] < 0) {
+            labels[q] = id;
+            stack.push(q);
+          }
+        }
+      }
+    }
+    rects.push({ left: x0, top: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 });
+  }
+  return { rects, labels };
+}
+
+/**
+ * Blobs merged into words until none can be: side by side (overlapping in height by half, a gap under the
+ * smaller height) or stacked (overlapping in width by half, a gap under half the smaller height: the
+ * upper and lower bars of an LCD digit).
+ */
+function wordBoxes(parts: Group[]): Group[] {
+  return mergeWhile(parts, belongTogether).sort((a, b) => a.top - b.top || a.left - b.left);
+}
+
+/**
+ * A word's blobs merged into glyphs: those sharing most of the narrower one's columns, and those one above
+ * the other that touch columns (an LCD 4's upper-left bar and its middle bar).
+ */
+function glyphGroups(parts: Group[]): Group[] {
+  const oneGlyph = (a: Rect, b: Rect) => {
+    const overlapX = min(a.left + a.width, b.left + b.width) - max(a.left, b.left);
+    const overlapY = min(a.top + a.height, b.top + b.height) - max(a.top, b.top);
+    const stacked = overlapY <= max(1, 0.35 * min(a.height, b.height)) && -overlapX <= max(1, 0.08 * max(a.height, b.height));
+    return overlapX >= 0.6 * min(a.width, b.width) || stacked;
+  };
+  return mergeWhile(parts, oneGlyph).sort((a, b) => a.left - b.left);
+}
+
+function mergeWhile(parts: Group[], together: (a: Rect, b: Rect) => boolean): Group[] {
+  const groups = parts.map((g) => ({ ...g, members: [...g.members] }));
+  for (let merged = true; merged;) {
+    merged = false;
+    for (let i = 0; i < groups.length && !merged; i++) {
+      for (let j = i + 1; j < groups.length && !merged; j++) {
+        if (!together(groups[i], groups[j])) continue;
+        groups[i] = { ...union(groups[i], groups[j]), members: [...groups[i].members, ...groups[j].members] };
+        groups.splice(j, 1);
+        merged = true;
+      }
+    }
+  }
+  return groups;
+}
+
+function belongTogether(a: Rect, b: Rect): boolean {
+  const overlapY = min(a.top + a.height, b.top + b.height) - max(a.top, b.top);
+  const overlapX = min(a.left + a.width, b.left + b.width) - max(a.left, b.left);
+  const sideBySide = overlapY >= 0.5 * min(a.height, b.height) && -overlapX < 0.9 * min(a.height, b.height);
+  const stacked = overlapX >= 0.5 * min(a.width, b.width) && -overlapY < 0.5 * min(a.height, b.height) + 1;
+  return sideBySide || stacked;
+}
+
+function union(a: Rect, b: Rect): Rect {
+  const left = min(a.left, b.left);
+  const top = min(a.top, b.top);
+  return { left, top, width: max(a.left + a.width, b.left + b.width) - left, height: max(a.top + a.height, b.top + b.height) - top };
+}
+
+/** The glyph of a group of blobs: soft ink inside its box, except pixels of other blobs. */
+function glyphOf(soft: Float32Array, labels: Int32Array, w: number, g: Group, left: number, top: number): Glyph {
+  const own = new Set(g.members);
+  const ink = new Float32Array(g.width * g.height);
+  for (let y = 0; y < g.height; y++) {
+    for (let x = 0; x < g.width; x++) {
+      const p = (g.top + y) * w + g.left + x;
+      if (labels[p] < 0 || own.has(labels[p])) ink[y * g.width + x] = soft[p];
+    }
+  }
+  return { rect: { left: left + g.left, top: top + g.top, width: g.width, height: g.height }, ink };
+}
+
+/** Calls back with each shape cell that pixel (x, y) of a w×h glyph overlaps, and the overlap area. */
+function spread(x: number, y: number, w: number, h: number, add: (cx: number, cy: number, a: number) => void): void {
+  const sx = SHAPE_W / w;
+  const sy = SHAPE_H / h;
+  const xa = x * sx, xb = (x + 1) * sx, ya = y * sy, yb = (y + 1) * sy;
+  for (let cy = floor(ya); cy < min(SHAPE_H, ceil(yb)); cy++) {
+    for (let cx = floor(xa); cx < min(SHAPE_W, ceil(xb)); cx++) {
+      const a = (min(xb, cx + 1) - max(xa, cx)) * (min(yb, cy + 1) - max(ya, cy));
+      if (a > 0) add(cx, cy, a);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { analyzeImage } from '../src/analyze';
+import { FIXTURES, readBoard } from './helpers';
+
+// The skin-free fallback (--skin none) on held-out shots of every game, none of their skins given: what it
+// reads must be right (unreadable is allowed, wrong is not), and so must every deduction drawn from it.
+const SHOTS = ['xdemineur', 'ace-minesweeper', 'xbomb', 'gnome-mines', 'kmines'].flatMap((game) => readdirSync(path.join(FIXTURES, game))
+  .filter((f) => /^s2-\d+\.png$/.test(f)).map((f) => path.join(game, f)));
+
+function trueMines(shot: string): Set<string> {
+  const rows = readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.mines.txt')), 'utf8').trim().split('\n');
+  return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
+}
+
+const totals = { right: 0, cells: 0 };
+
+test.each(SHOTS)('%s without its skin: nothing misread, every deduction true', async (shot) => {
+  const { analysis } = await analyzeImage(path.join(FIXTURES, shot), shot, { skin: 'none' });
+  expect(analysis.skin).toBe('none (skin-free)');
+  const truth = readBoard(path.join(FIXTURES, shot.replace(/\.png$/, '.board.txt')));
+  const board = analysis.board!;
+  expect([board.rows, board.cols]).toEqual([truth.rows, truth.cols]);
+  const misread: string[] = [];
+  for (let r = 0; r < truth.rows; r++) {
+    for (let c = 0; c < truth.cols; c++) {
+      const read = board.cells[r][c];
+      if (read === truth.cells[r][c]) totals.right++;
+      else if (read !== '.') misread.push(`r${r}c${c} ${truth.cells[r][c]}→${read}`);
+    }
+  }
+  totals.cells += truth.rows * truth.cols;
+  expect(misread).toEqual([]);
+  const mines = trueMines(shot);
+  expect(analysis.deductions!.mines.filter((c) => !mines.has(c))).toEqual([]);
+  expect(analysis.deductions!.safe.filter((c) => mines.has(c))).toEqual([]);
+});
+
+test('it reads more than half of all cells right', () => {
+  expect(totals.cells).toBeGreaterThan(8000);
+  expect(totals.right / totals.cells).toBeGreaterThan(0.5);
+});
