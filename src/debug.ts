@@ -91,8 +91,15 @@ function caption(analysis: Analysis, width: number): string {
   const words = [
     grid ? `${grid.rows}×${grid.cols} at (${grid.left.toFixed(1)}, ${grid.top.toFixed(1)}) pitch ${grid.pitchX.toFixed(2)}×${grid.pitchY.toFixed(2)}` : '',
     skin ? `skin ${skin}${skinFit ? ` mean distance ${skinFit.meanDistance.toFixed(1)} / limit ${skinFit.maxDistance}` : ''}` : '',
+    counterWords(analysis),
     analysis.error ?? analysis.status,
   ].filter(Boolean).join(' · ');
   return `<rect width="${f(width)}" height="22" fill="#000" fill-opacity="0.8"/>`
     + `<text x="6" y="16" font-family="DejaVu Sans, sans-serif" font-size="13" fill="#fff">${escapeXml(words)}</text>`;
+}
+
+function counterWords({ counter }: Analysis): string {
+  if (!counter) return '';
+  const box = counter.box ? ` at (${counter.box.left.toFixed(0)}, ${counter.box.top.toFixed(0)})` : '';
+  return counter.text === null ? 'counter not read' : `counter '${counter.text}'${box}${counter.used ? ` → ${counter.total} mines` : ' not used'}`;
 }

@@ -25,7 +25,7 @@ describe.each(ONE_CAPTURE)('%s: a skin learned from %s alone', (game, capture) =
   const tmp = tempDir();
   const skinDir = path.join(tmp.dir, 'skin');
   const dir = path.join(FIXTURES, game);
-  const shots = readdirSync(dir).filter((f) => /^s\d-\d+\.png$/.test(f)).sort();
+  const shots = readdirSync(dir).filter((f) => /^s2-\d+\.png$/.test(f)).sort();
   afterAll(tmp.cleanup);
 
   beforeAll(async () => {
