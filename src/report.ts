@@ -40,7 +40,7 @@ export interface JsonResult {
   conflict: JsonConflict | null;
   suggestions: Rereading[];
   notes: string[];
-  /** The game's mine counter: read (text, mines left, total shown) and whether its total was used. */
+  /** The game's mine counter: read (text, mines left, the total it gives) and whether that total was used. */
   counter: { read: boolean; text: string | null; remaining: number | null; total: number | null; used: boolean; note: string | null } | null;
   output: string | null;
   /** The board in another solver's format (--export). */
@@ -101,7 +101,8 @@ export function boardText(analysis: Analysis): string {
   const hidden = ([row, col]: Coord): boolean => board.cells[row][col] === '.' || board.cells[row][col] === '?';
   const overlay = d ? { mines: d.mines.map(parseCellName).filter(hidden), safe: d.safe.map(parseCellName).filter(hidden) } : undefined;
   const header = [`rows=${board.rows}`, `cols=${board.cols}`, board.totalMines === null ? '' : `mines=${board.totalMines}`, skinText(analysis, true)];
-  return (analysis.skin ? `# ${header.filter(Boolean).join(' ')}\n` : '') + formatBoard(board, overlay);
+  if (!analysis.skin) return formatBoard(board, overlay);
+  return `# ${header.filter(Boolean).join(' ')}\n` + formatBoard({ ...board, totalMines: null }, overlay);
 }
 
 /** "skin=xbomb fit=93%" for a header, "skin xbomb (fit 93%)" for a person. */

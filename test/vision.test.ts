@@ -114,7 +114,10 @@ describe('what the output says about the reading', () => {
     expect(json.skinFit.meanDistance).toBeLessThan(5);
     expect(json.skinFit.fit).toBeCloseTo(1 - json.skinFit.meanDistance / 45, 2);
     const board = (await runCli([file, '--board', '-o', path.join(tmp.dir, 'b.png')])).stdout;
-    expect(board.split('\n')[0]).toBe(`# rows=20 cols=24 skin=xdemineur fit=${Math.round(json.skinFit.fit * 100)}%`);
+    expect(json.totalMines).toBe(90);
+    expect(json.counter).toMatchObject({ read: true, used: true, total: 90, remaining: 66, text: '0066' });
+    expect(board.split('\n')[0]).toBe(`# rows=20 cols=24 mines=90 skin=xdemineur fit=${Math.round(json.skinFit.fit * 100)}%`);
+    expect(board.split('\n')[1]).not.toMatch(/^#/);
   });
 
   test('--debug writes a second picture: the board area enlarged, beside the annotated one', async () => {
