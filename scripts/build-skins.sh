@@ -21,3 +21,5 @@ learn kmines-default kmines 01 05
 # kmines 'green' (s1-03) has no skin yet: its board is not located (see README).
 # each skin's mine counter: its place and glyphs (learn rebuilt the folders without them)
 node scripts/learn-counters.js
+# lost-game cells (* and X) from the seed 3 losses in fixtures/<game>/lost/
+node scripts/learn-lost.js

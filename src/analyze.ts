@@ -122,7 +122,9 @@ interface SkinReading {
 }
 
 /**
- * Reads every cell with the chosen skin, after aligning the grid to it. Outer rows and columns that mostly match none of a skin's templates are not board: they are trimmed.
+ * Reads every cell with the chosen skin, after aligning the grid to it. Outer rows and columns that mostly
+ * match none of a skin's templates, or read as nothing for sure, are not board: they are trimmed — and
+ * again once 0s the game would have opened are distrusted (a side panel's plain columns read like 0s).
  * "Match" is the skin's own limit, loosened up to twice that when the whole board reads poorly (a blurred
  * or rescaled shot), so a poor shot is not cut down to its best rows.
  */
@@ -130,10 +132,16 @@ function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
   const fitted = alignLines(image, growToSkin(image, alignToSkin(image, found, skin), skin), skin);
   const all = classify(image, fitted, skin);
   const limit = Math.min(2 * skin.maxDistance, Math.max(skin.maxDistance, 4 * median(all.map((r) => r.distance))));
-  const { grid, top, left } = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= limit);
-  const readings = distrustLoneZeros(grid, all
-    .filter((r) => r.row >= top && r.row < top + grid.rows && r.col >= left && r.col < left + grid.cols)
-    .map((r) => ({ ...r, row: r.row - top, col: r.col - left })));
+  const first = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= limit && !all[row * fitted.cols + col].unreadable);
+  const within = (t: { grid: Grid; top: number; left: number }) => distrustLoneZeros(t.grid, all
+    .filter((r) => r.row >= t.top && r.row < t.top + t.grid.rows && r.col >= t.left && r.col < t.left + t.grid.cols)
+    .map((r) => ({ ...r, row: r.row - t.top, col: r.col - t.left })));
+  const once = within(first);
+  const again = trimGrid(first.grid, (row, col) => !once[row * first.grid.cols + col].unreadable);
+  const { grid } = again;
+  const readings = again.grid.rows === first.grid.rows && again.grid.cols === first.grid.cols
+    ? once
+    : within({ grid, top: first.top + again.top, left: first.left + again.left });
   const meanDistance = mean(readings.map((r) => r.distance));
   trace('skin %s: %d×%d, mean distance %s', skin.name, grid.rows, grid.cols, meanDistance.toFixed(2));
   const fit = { meanDistance, maxDistance: skin.maxDistance, fit: Math.max(0, 1 - meanDistance / skin.maxDistance) };
