@@ -65,10 +65,15 @@ async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName: strin
   const chosen = await chooseBoard(view, grids, skinName);
   Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
   const read = readCells(view, chosen.grid, chosen.skin);
-  if (read.fit.meanDistance <= POOR_FIT * read.skin.maxDistance) return read;
-  const skinless = skinName ? null : readSkinless(view, chosen.grid);
-  if (skinless && skinless.readings.some((r) => !r.unreadable && r.cell !== '.')) return skinless;
-  throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
+  const unreadable = read.readings.filter((r) => r.unreadable).length / Math.max(1, read.readings.length);
+  const poorFit = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance;
+  const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
+  if (!poorFit && !small && unreadable <= MAX_UNREADABLE) return read;
+  const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid);
+  if (skinless && skinless.readings.filter((r) => !r.unreadable && /[1-8]/.test(r.cell)).length >= 3) return skinless;
+  if (poorFit) throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
+  if (small) throw new Error(`no board found: only ${read.grid.rows}×${read.grid.cols} cells look like skin ${read.skin.name}`);
+  throw new Error(`the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells match no template of skin ${read.skin.name}`);
 }
 
 function readSkinless(view: RgbaImage, grid: Grid): SkinReading {
@@ -155,6 +160,18 @@ function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
 const POOR_FIT = 0.5;
 
 /**
+ * Cells smaller than this (pixels) are not read: shrunk that far, templates match a dotted texture as
+ * well as a board (ace's open cells at 250 % gave a 127×55 "board" of 5 px cells).
+ */
+const MIN_PITCH = 7;
+
+/** Fewer rows or columns than this is a few cell-like tiles (a toolbar, a corner of another game), not a board. */
+const MIN_SIDE_CELLS = 4;
+
+/** A board with more of its cells unreadable than this is not a board the skin reads: no answer is better. */
+const MAX_UNREADABLE = 0.3;
+
+/**
  * The candidate board and skin whose templates sit closest to a spread sample of its cells (as a share of
  * the skin's limit): the first candidate that fits well, else the closest of all once each candidate's grid
  * is aligned to its closest skin. With no skin named, every built-in skin is tried.
@@ -166,6 +183,7 @@ async function chooseBoard(image: RgbaImage, candidates: (() => Grid)[], skinNam
   const closest: { grid: Grid; skin: Skin; fit: number }[] = [];
   for (const gridOf of candidates) {
     const grid = gridOf();
+    if (Math.min(grid.pitchX, grid.pitchY) < MIN_PITCH) continue;
     const scored = skins.map((skin) => ({ grid, skin, fit: fitOf(grid, skin) }));
     const best = scored.reduce((a, b) => (b.fit < a.fit ? b : a));
     trace('board %d×%d pitch %s: closest skin %s, sample fit %s', grid.rows, grid.cols, grid.pitchX.toFixed(2), best.skin.name, best.fit.toFixed(3));
@@ -176,6 +194,7 @@ async function chooseBoard(image: RgbaImage, candidates: (() => Grid)[], skinNam
     const shifted = alignToSkin(image, grid, skin);
     return { grid: shifted, skin, fit: fitOf(shifted, skin) };
   });
+  if (!aligned.length) throw new Error(`no board found: the only grids in the image have cells under ${MIN_PITCH} px`);
   return aligned.reduce((a, b) => (b.fit < a.fit ? b : a));
 }
 

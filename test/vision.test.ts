@@ -141,3 +141,10 @@ describe('what the output says about the reading', () => {
     expect(existsSync(path.join(tmp.dir, 'noskin.debug.png'))).toBe(true);
   });
 });
+
+test('a dotted texture is not a board: ace at 250 % reads its 32×32 board, not 5 px dots', async () => {
+  const file = shot('ace-minesweeper', 's4-03.png');
+  const { analysis } = await analyzeImage(await scaled(file, 2.5), file);
+  expect([analysis.board?.rows, analysis.board?.cols]).toEqual([32, 32]);
+  expect(analysis.grid!.pitchX).toBeGreaterThan(25);
+});
