@@ -13,6 +13,8 @@ export interface DebugView {
   svg: string;
 }
 
+/** Room above the board for the caption, in screenshot pixels. */
+const CAPTION = 44;
 /** Cells are drawn at least this big. */
 const MIN_PITCH = 40;
 /** The enlarged picture stays within this many pixels a side. */
@@ -25,9 +27,9 @@ export function debugView(image: RgbaImage, analysis: Analysis): DebugView | nul
   const margin = Math.max(12, pitch);
   const crop = clip(image, {
     left: Math.floor(grid.left - margin),
-    top: Math.floor(grid.top - margin - 24),
+    top: Math.floor(grid.top - margin - CAPTION),
     width: Math.ceil(grid.cols * grid.pitchX + 2 * margin),
-    height: Math.ceil(grid.rows * grid.pitchY + 2 * margin + 24),
+    height: Math.ceil(grid.rows * grid.pitchY + 2 * margin + CAPTION),
   });
   const scale = Math.max(1, Math.min(MIN_PITCH / pitch, MAX_SIDE / Math.max(crop.width, crop.height)));
   const at = (x: number, y: number): [number, number] => [(x - crop.left) * scale, (y - crop.top) * scale];
@@ -93,9 +95,15 @@ function caption(analysis: Analysis, width: number): string {
     skin ? `skin ${skin}${skinFit ? ` mean distance ${skinFit.meanDistance.toFixed(1)} / limit ${skinFit.maxDistance}` : ''}` : '',
     counterWords(analysis),
     analysis.error ?? analysis.status,
-  ].filter(Boolean).join(' · ');
-  return `<rect width="${f(width)}" height="22" fill="#000" fill-opacity="0.8"/>`
-    + `<text x="6" y="16" font-family="DejaVu Sans, sans-serif" font-size="13" fill="#fff">${escapeXml(words)}</text>`;
+  ].filter(Boolean);
+  const lines: string[] = [];
+  for (const w of words) {
+    const last = lines.length - 1;
+    if (last >= 0 && (lines[last].length + w.length + 3) * 7.2 < width - 12) lines[last] += ` · ${w}`;
+    else lines.push(w);
+  }
+  return `<rect width="${f(width)}" height="${4 + 18 * lines.length}" fill="#000" fill-opacity="0.8"/>`
+    + lines.map((line, i) => `<text x="6" y="${16 + 18 * i}" font-family="DejaVu Sans, sans-serif" font-size="13" fill="#fff">${escapeXml(line)}</text>`).join('');
 }
 
 function counterWords({ counter }: Analysis): string {

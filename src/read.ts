@@ -1,0 +1,165 @@
+// Which skin reads the board, and what it reads: the candidate grids scored against every skin, the grid
+// aligned to the chosen one, outer strips that are not board trimmed; the skin-free fallback when no skin
+// fits; boards too small, too fine or read too poorly refused.
+import { debuglog } from 'node:util';
+import type { Analysis, Grid, Reading, RgbaImage, Skin, SkinFit } from './types';
+import { trimGrid } from './grid';
+import { classify } from './classify';
+import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells } from './align';
+import { scaleGrid } from './pixels';
+import { neighbours } from './board';
+import { builtinSkinNames, loadSkin } from './skin';
+import { SKINLESS, readWithoutSkin } from './skinless';
+
+const trace = debuglog('mine-assist');
+
+/**
+ * The board's cells read with the skin that fits best (or the one named); with `--skin none`, or when no
+ * skin fits, the skin-free fallback reads what it is sure of.
+ */
+export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName: string | undefined, found: Partial<Analysis>, k: number): Promise<SkinReading> {
+  if (skinName === 'none') return readSkinless(view, grids[0]());
+  const chosen = await chooseBoard(view, grids, skinName);
+  Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
+  const read = readCells(view, chosen.grid, chosen.skin);
+  const unreadable = read.readings.filter((r) => r.unreadable).length / Math.max(1, read.readings.length);
+  const poorFit = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance;
+  const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
+  if (!poorFit && !small && unreadable <= MAX_UNREADABLE) return read;
+  const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid);
+  if (skinless && skinless.readings.filter((r) => !r.unreadable && /[1-8]/.test(r.cell)).length >= 3) return skinless;
+  if (poorFit) throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
+  if (small) throw new Error(`no board found: only ${read.grid.rows}×${read.grid.cols} cells look like skin ${read.skin.name}`);
+  throw new Error(`the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells match no template of skin ${read.skin.name}`);
+}
+
+function readSkinless(view: RgbaImage, grid: Grid): SkinReading {
+  const readings = readWithoutSkin(view, grid);
+  const known = readings.filter((r) => !r.unreadable).length / Math.max(1, readings.length);
+  return { skin: { name: SKINLESS, cellSize: grid.pitchX, inset: 0, maxDistance: 0, maxRatio: 0, templates: [] }, readings, grid, fit: { meanDistance: 0, maxDistance: 0, fit: known } };
+}
+
+
+const skinCache = new Map<string, Promise<Skin>>();
+
+function cachedSkin(nameOrDir: string): Promise<Skin> {
+  if (!skinCache.has(nameOrDir)) skinCache.set(nameOrDir, loadSkin(nameOrDir));
+  return skinCache.get(nameOrDir) as Promise<Skin>;
+}
+
+export interface SkinReading {
+  skin: Skin;
+  readings: Reading[];
+  grid: Grid;
+  fit: SkinFit;
+}
+
+/**
+ * Reads every cell with the chosen skin, after aligning the grid to it. Outer rows and columns that mostly
+ * match none of a skin's templates, or read as nothing for sure, are not board: they are trimmed — and
+ * again once 0s the game would have opened are distrusted (a side panel's plain columns read like 0s).
+ * "Match" is the skin's own limit, loosened up to twice that when the whole board reads poorly (a blurred
+ * or rescaled shot), so a poor shot is not cut down to its best rows.
+ */
+function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
+  const fitted = alignLines(image, growToSkin(image, alignToSkin(image, found, skin), skin), skin);
+  const all = classify(image, fitted, skin);
+  const limit = Math.min(2 * skin.maxDistance, Math.max(skin.maxDistance, 4 * median(all.map((r) => r.distance))));
+  const first = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= limit && !all[row * fitted.cols + col].unreadable);
+  const within = (t: { grid: Grid; top: number; left: number }) => distrustLoneZeros(t.grid, all
+    .filter((r) => r.row >= t.top && r.row < t.top + t.grid.rows && r.col >= t.left && r.col < t.left + t.grid.cols)
+    .map((r) => ({ ...r, row: r.row - t.top, col: r.col - t.left })));
+  const once = within(first);
+  const again = trimGrid(first.grid, (row, col) => !once[row * first.grid.cols + col].unreadable);
+  const { grid } = again;
+  const readings = again.grid.rows === first.grid.rows && again.grid.cols === first.grid.cols
+    ? once
+    : within({ grid, top: first.top + again.top, left: first.left + again.left });
+  const meanDistance = mean(readings.map((r) => r.distance));
+  trace('skin %s: %d×%d, mean distance %s', skin.name, grid.rows, grid.cols, meanDistance.toFixed(2));
+  const fit = { meanDistance, maxDistance: skin.maxDistance, fit: Math.max(0, 1 - meanDistance / skin.maxDistance) };
+  return { skin, readings, grid, fit };
+}
+
+/**
+ * A skin whose templates sit this far (as a share of its match limit) from the board's cells on average
+ * is the wrong skin: reading with it could misread cells that still pass the per-cell tests.
+ */
+const POOR_FIT = 0.5;
+
+/**
+ * Cells smaller than this (pixels) are not read: shrunk that far, templates match a dotted texture as
+ * well as a board (ace's open cells at 250 % gave a 127×55 "board" of 5 px cells).
+ */
+const MIN_PITCH = 7;
+
+/** Fewer rows or columns than this is a few cell-like tiles (a toolbar, a corner of another game), not a board. */
+const MIN_SIDE_CELLS = 4;
+
+/** A board with more of its cells unreadable than this is not a board the skin reads: no answer is better. */
+const MAX_UNREADABLE = 0.3;
+
+/**
+ * The candidate board and skin whose templates sit closest to a spread sample of its cells (as a share of
+ * the skin's limit): the first candidate that fits well, else the closest of all once each candidate's grid
+ * is aligned to its closest skin. With no skin named, every built-in skin is tried.
+ */
+async function chooseBoard(image: RgbaImage, candidates: (() => Grid)[], skinName?: string): Promise<{ grid: Grid; skin: Skin }> {
+  const skins = skinName ? [await cachedSkin(skinName)] : await Promise.all((await builtinSkinNames()).map(cachedSkin));
+  if (!skins.length) throw new Error('no skins available');
+  const fitOf = (grid: Grid, skin: Skin) => mean(classify(image, grid, skin, { cells: sampleCells(grid, 64), search: false }).map((r) => r.distance)) / skin.maxDistance;
+  const closest: { grid: Grid; skin: Skin; fit: number }[] = [];
+  for (const gridOf of candidates) {
+    const grid = gridOf();
+    if (Math.min(grid.pitchX, grid.pitchY) < MIN_PITCH) continue;
+    const scored = skins.map((skin) => ({ grid, skin, fit: fitOf(grid, skin) }));
+    const best = scored.reduce((a, b) => (b.fit < a.fit ? b : a));
+    trace('board %d×%d pitch %s: closest skin %s, sample fit %s', grid.rows, grid.cols, grid.pitchX.toFixed(2), best.skin.name, best.fit.toFixed(3));
+    if (best.fit <= GOOD_SAMPLE) return best;
+    closest.push(best);
+  }
+  const aligned = closest.map(({ grid, skin }) => {
+    const shifted = alignToSkin(image, grid, skin);
+    return { grid: shifted, skin, fit: fitOf(shifted, skin) };
+  });
+  if (!aligned.length) throw new Error(`no board found: the only grids in the image have cells under ${MIN_PITCH} px`);
+  return aligned.reduce((a, b) => (b.fit < a.fit ? b : a));
+}
+
+
+/** A sample this close (mean distance as a share of the skin's limit) ends the search for the board. */
+const GOOD_SAMPLE = 0.25;
+
+
+/**
+ * A game opens every neighbour of an open 0 by itself, so a 0 read next to a hidden or flagged cell is a
+ * misreading (or not a cell at all): it becomes unreadable, which can only remove facts. Repeated, since
+ * each such 0 turns hidden in turn.
+ */
+function distrustLoneZeros(grid: Grid, readings: Reading[]): Reading[] {
+  const at = (row: number, col: number) => readings[row * grid.cols + col];
+  const closed = (r: Reading) => r.cell === '.' || r.cell === 'F' || r.cell === '?';
+  let out = readings.map((r) => ({ ...r }));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const r of out) {
+      if (r.cell !== '0') continue;
+      const around = neighbours({ rows: grid.rows, cols: grid.cols, cells: [], totalMines: null }, r.row, r.col);
+      if (around.some(([row, col]) => closed(at(row, col)))) {
+        Object.assign(r, { cell: '.', unreadable: true });
+        changed = true;
+      }
+    }
+  }
+  return out;
+}
+
+
+export function regionOf(grid: Grid): Analysis['region'] {
+  return {
+    left: Math.round(grid.left),
+    top: Math.round(grid.top),
+    width: Math.round(grid.cols * grid.pitchX),
+    height: Math.round(grid.rows * grid.pitchY),
+  };
+}
