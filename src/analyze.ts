@@ -1,4 +1,4 @@
-import type { Analysis, Board, Coord, Grid, Reading, RgbaImage } from './types';
+import type { Analysis, Board, Coord, CounterModel, Grid, Reading, RgbaImage } from './types';
 import { decode } from './decode';
 import { type Located, locateAll } from './locate';
 import { fitGrid } from './grid';
@@ -7,6 +7,7 @@ import { analyzePosition, rereadings } from './position';
 import { parseCellName } from './board';
 import { counterTotal, readCounter } from './counter';
 import { readBoard, regionOf } from './read';
+import { loadCounter } from './skin';
 
 export interface AnalyzeOptions {
   /** A built-in skin name or a skin folder; all built-in skins are tried (best fit wins) when absent. */
@@ -36,7 +37,8 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     const grid = scaleGrid(viewGrid, k);
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
     const read = boardFromReadings(grid, readings, options.mines ?? null);
-    const counter = skin.counter ? counterTotal(readCounter(image, grid, skin.counter), read, options.mines ?? null) : null;
+    const model = await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
+    const counter = model ? counterTotal(readCounter(image, grid, model), read, options.mines ?? null) : null;
     const board = counter?.used ? { ...read, totalMines: counter.total } : read;
     let analysis = analyzeBoard(board, file, options);
     if (counter?.used && analysis.status === 'inconsistent' && analyzeBoard(read, file, options).status === 'ok') {
@@ -103,3 +105,10 @@ function unreadableOf(readings: Reading[]): Coord[] {
 }
 
 export const coordsOf = (names: string[]): Coord[] => names.map(parseCellName);
+
+const counterCache = new Map<string, Promise<CounterModel | null>>();
+
+function cachedCounter(nameOrDir: string): Promise<CounterModel | null> {
+  if (!counterCache.has(nameOrDir)) counterCache.set(nameOrDir, loadCounter(nameOrDir));
+  return counterCache.get(nameOrDir) as Promise<CounterModel | null>;
+}

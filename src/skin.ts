@@ -35,12 +35,15 @@ export async function loadSkin(nameOrDir: string): Promise<Skin> {
     files.map(async (file) => ({ label: labelOf(file) as Cell, image: await decode(path.join(dir, file)) })),
   );
   if (!templates.length) throw new SkinError(`skin '${nameOrDir}' has no templates`);
-  const counter = await loadCounter(dir);
-  return { ...json, templates, ...(counter ? { counter } : {}) };
+  return { ...json, templates };
 }
 
-/** counter.json (kind, places) and one counter-<char>.png per character (`slash` for '/'), when present. */
-async function loadCounter(dir: string): Promise<CounterModel | null> {
+/**
+ * The skin's mine counter, when it knows one: counter.json (kind, places) and one counter-<char>.png per
+ * character (`slash` for '/'). Loaded apart from the skin, for the one skin chosen (hundreds of glyphs).
+ */
+export async function loadCounter(nameOrDir: string): Promise<CounterModel | null> {
+  const dir = (await isDir(nameOrDir)) ? nameOrDir : path.join(BUILTIN_SKINS, nameOrDir);
   let json: { kind: CounterModel['kind']; places: CounterPlace[] };
   try {
     json = JSON.parse(await fs.readFile(path.join(dir, 'counter.json'), 'utf8'));
@@ -68,7 +71,7 @@ export async function builtinSkinNames(): Promise<string[]> {
 /** Writes skin.json and one PNG per template (`1.png`, `1-b.png`, … for several samples of a label). */
 export async function saveSkin(skin: Skin, dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
-  const { templates, counter: _counter, ...json } = skin;
+  const { templates, ...json } = skin;
   await fs.writeFile(path.join(dir, 'skin.json'), JSON.stringify(json, null, 2) + '\n');
   const seen = new Map<Cell, number>();
   for (const t of templates) {

@@ -138,8 +138,6 @@ export interface Skin {
   /** A best match whose distance is more than this fraction of the runner-up's is unreadable. */
   maxRatio: number;
   templates: Template[];
-  /** How to read the game's mine counter, when the skin knows it. */
-  counter?: CounterModel;
 }
 
 /** Where a game draws its mine counter, and the glyphs of its characters. */
