@@ -1,22 +1,48 @@
 // Teaches the built-in skins their game's mine counter: where it is (scripts/counters.json, measured by hand)
 // and the glyph of each character, cut from fixtures/counters/ (each game captured here at every flag count
-// with scripts/capture-counters.py). Run after `npm run build`; `npm run skins` runs it.
+// with scripts/capture-counters.py). Run after `npm run build`; `npm run skins` runs it. ONLY=<game> learns one
+// game's counter; TRACE_COUNTERS=1 prints each capture it cannot read back.
 const fs = require('node:fs');
 const path = require('node:path');
 const { decode } = require('../dist/decode');
-const { wordsIn, glyphImage, shapeOf, shapeDistance } = require('../dist/glyphs');
+const { wordsIn, glyphImage, joinThinBars, shapeOf, shapeDistance } = require('../dist/glyphs');
 const { placeBox, readWord } = require('../dist/counter');
 
 /** Each capture is also learned from rescaled and JPEG-compressed, as screenshots come. */
 const SCALES = { '100%': 1, '50%': 0.5, '75%': 0.75, '98%': 0.98, '150%': 1.5, '250%': 2.5 };
 
+/**
+ * Rescaled copies are also made from the capture shifted first (a margin copied from its edge added on the
+ * top and left): a glyph's rescaled shape depends on where it
+ * falls between the new pixels, and screenshots fall anywhere. The shifts put the capture's origin at about
+ * 0, 1/3 and 2/3 of a new pixel (at 98 %, a shift of 1 px moves it by only 0.02).
+ */
+function shiftsFor(f) {
+  const out = [0];
+  if (f === 1) return out;
+  for (const target of [1 / 3, 2 / 3]) {
+    let best = 1;
+    for (let d = 1; d < 80; d++) if (Math.abs(((d * f) % 1) - target) < Math.abs(((best * f) % 1) - target) - 1e-9) best = d;
+    if (!out.includes(best)) out.push(best);
+  }
+  return out;
+}
+
+/** [variant name, image, grid shift in the capture's pixels] for each copy learned from. */
 async function variants(png, only) {
   const bytes = fs.readFileSync(png);
-  const { width } = await sharp(bytes).metadata();
+  const { width, height } = await sharp(bytes).metadata();
   const out = [];
-  for (const [name, f] of Object.entries(SCALES)) out.push([name, await decode(f === 1 ? bytes : await sharp(bytes).resize({ width: Math.round(width * f) }).png().toBuffer())]);
-  out.push(['jpeg75', await decode(await sharp(bytes).jpeg({ quality: 75 }).toBuffer())]);
-  return out.filter(([name]) => !only || only.includes(name));
+  for (const [name, f] of Object.entries(SCALES)) {
+    if (only && !only.includes(name)) continue;
+    for (const [dx, dy] of shiftsFor(f).map((d) => [d, d])) {
+      const shifted = sharp(await sharp(bytes).extend({ left: dx, top: dy, extendWith: 'copy' }).png().toBuffer());
+      const resized = f === 1 ? bytes : await shifted.resize({ width: Math.round((width + dx) * f) }).png().toBuffer();
+      out.push([name, await decode(resized), [dx, dy]]);
+    }
+  }
+  if (!only || only.includes('jpeg75')) out.push(['jpeg75', await decode(await sharp(bytes).jpeg({ quality: 75 }).toBuffer()), [0, 0]]);
+  return out;
 }
 
 /** Keeps up to 26 unlike examples (unlike in shape or in size) of each character (antialiased text differs with its sub-pixel place). */
@@ -28,7 +54,7 @@ function keep(glyphs, char, glyph) {
 }
 const { writePng } = require('../dist/render');
 const { analyzeImage } = require('../dist/analyze');
-const { scaleGrid } = require('../dist/pixels');
+const { scaleGrid, shiftGrid } = require('../dist/pixels');
 const sharp = require('sharp');
 
 const root = path.resolve(__dirname, '..');
@@ -78,13 +104,13 @@ function textLines(words) {
 
 async function main() {
   // the captures' boards are read without any counter (a half-learned one could reject or skew them)
-  for (const spec of Object.values(specs)) {
+  for (const spec of Object.values(specs).filter((s) => !process.env.ONLY || specs[process.env.ONLY] === s)) {
     for (const skin of spec.skins) {
       const out = path.join(root, 'skins', skin);
       for (const f of fs.readdirSync(out).filter((f) => f.startsWith('counter'))) fs.rmSync(path.join(out, f));
     }
   }
-  for (const [game, spec] of Object.entries(specs)) {
+  for (const [game, spec] of Object.entries(specs).filter(([g]) => !process.env.ONLY || g === process.env.ONLY)) {
     const glyphs = new Map();
     const seen = [];
     const files = fs.readdirSync(dir).filter((f) => f.startsWith(game + '-v') && f.endsWith('.json')).sort();
@@ -96,29 +122,33 @@ async function main() {
       if (analysis.status !== 'ok' || analysis.unreadable.length) continue;
       const flags = analysis.board.cells.flat().filter((c) => c === 'F').length;
       const text = spec.kind === 'remaining' ? String(meta.mines - flags) : `${flags}/${meta.mines}`;
-      for (const [variant, image] of await variants(png, spec.variants)) {
-        const grid = scaleGrid(gridOf(meta), SCALES[variant] ?? 1);
-        seen.push({ variant, image, grid, text });
+      for (const [variant, image, [dx, dy]] of await variants(png, spec.variants)) {
+        const grid = scaleGrid(shiftGrid(gridOf(meta), dx, dy), SCALES[variant] ?? 1);
+        seen.push({ file, variant, image, grid, text });
         // the place drawn at this capture's cell size; its first line of text long enough holds the counter,
         // from glyph `label` on ("Mines: 3/10": 5, the colon being too short to count)
         const place = spec.places.find((p) => p.pitch === 1 || p.pitch === meta.board.tile_w);
         const lines = textLines(wordsIn(image, placeBox(grid, place)));
         const at = spec.label ?? 0;
-        const line = lines.find((l) => l.length >= at + text.length);
-        if (!line) continue;
-        const shown = spec.kind === 'remaining' ? text.padStart(line.length - at, '0') : text;
-        const cut = line.slice(at, at + shown.length);
-        if (plausible(cut, shown)) [...shown].forEach((char, i) => keep(glyphs, char, cut[i]));
+        for (const line of [lines.find((l) => l.length >= at + text.length)].filter(Boolean).flatMap((l) => [l, joinThinBars(l)])) {
+          if (line.length < at + text.length) continue;
+          const shown = spec.kind === 'remaining' ? text.padStart(line.length - at, '0') : text;
+          const cut = line.slice(at, at + shown.length);
+          if (!plausible(cut, shown)) continue;
+          [...shown].forEach((char, i) => keep(glyphs, char, cut[i]));
+          break;
+        }
       }
     }
     const chars = [...glyphs.keys()].sort();
     const shapes = chars.flatMap((char) => glyphs.get(char).map((g) => ({ char, shape: shapeOf(g) })));
     const right = {};
     for (const { variant, image, grid, text } of seen) {
-      const ok = spec.places.some((place) => wordsIn(image, placeBox(grid, place)).some((word) => readWord(word, shapes).includes(text)));
+      const ok = spec.places.some((place) => wordsIn(image, placeBox(grid, place)).some((word) => [word, joinThinBars(word)].some((w) => readWord(w, shapes).includes(text))));
+      if (!ok && process.env.TRACE_COUNTERS) console.log(variant, text, spec.places.map((place) => wordsIn(image, placeBox(grid, place)).map((word) => readWord(word, shapes) + ' ' + word.map((g) => g.rect.width + 'x' + g.rect.height).join(','))));
       right[variant] = (right[variant] ?? 0) + (ok ? 1 : 0);
     }
-    console.log(`${game}: ${chars.map((c) => `${c}×${glyphs.get(c).length}`).join(' ')} from ${seen.length / Object.keys(right).length} of ${files.length} captures; read back:`, right);
+    console.log(`${game}: ${chars.map((c) => `${c}×${glyphs.get(c).length}`).join(' ')} from ${new Set(seen.map((s) => s.file)).size} of ${files.length} captures; read back:`, right);
     for (const skin of spec.skins) {
       const out = path.join(root, 'skins', skin);
       fs.writeFileSync(path.join(out, 'counter.json'), JSON.stringify({ kind: spec.kind, places: spec.places }, null, 2) + '\n');

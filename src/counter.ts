@@ -1,6 +1,6 @@
 import type { Board, CounterModel, CounterPlace, CounterReading, CounterReport, GlyphShape, Grid, Rect, RgbaImage } from './types';
 import { cellLeft, cellTop } from './pixels';
-import { type Glyph, shapeDistance, shapeOf, wordsIn } from './glyphs';
+import { type Glyph, joinThinBars, shapeDistance, shapeOf, wordsIn } from './glyphs';
 
 /** A glyph this far from every character of the skin (shapeDistance) is not one of them. */
 const MAX_GLYPH_DISTANCE = 0.2;
@@ -24,10 +24,12 @@ export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): 
   for (const place of model.places) {
     const box = placeBox(grid, place);
     for (const word of wordsIn(image, box)) {
-      const text = readWord(word, model.glyphs);
-      const found = parseCounter(text, model.kind);
-      if (found) return { read: true, text: found.text, remaining: found.remaining, total: found.total, box: wordBox(word) };
-      if (/\d/.test(text)) seen ??= text;
+      for (const glyphs of [word, joinThinBars(word)]) {
+        const text = readWord(glyphs, model.glyphs);
+        const found = parseCounter(text, model.kind);
+        if (found) return { read: true, text: found.text, remaining: found.remaining, total: found.total, box: wordBox(word) };
+        if (/\d/.test(text)) seen ??= text;
+      }
     }
   }
   return { read: false, text: seen, remaining: null, total: null, box: null };
