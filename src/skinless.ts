@@ -1,38 +1,22 @@
 // The skin-free fallback: read a board no skin knows. Cells are clustered by appearance; a cluster of cells
-// showing coloured ink on the open-cell background is a count, named by the usual number colours; the
-// plain cells of that background are 0; the commonest other cluster is hidden. A count label is kept only
-// if the board is consistent with it and with no other colour it could be (SAT); everything it is not
-// sure of is unreadable (read as hidden, which can only hide facts).
+// showing coloured ink is a count, named by the usual number colours. Open cells share a look (their
+// border and background), and hidden cells another: plain cells with the counts' look are 0, plain cells
+// of the other look hidden, inked cells of the other look flags. A label is kept only if the board is
+// consistent with it (SAT); everything it is not sure of is unreadable (read as hidden, which can only
+// hide facts).
 import type { Board, Grid, Reading, RgbaImage } from './types';
-import { cellPatch, type Patch } from './pixels';
+import { type Cluster, clusterCells, colourDistance, lookDistance } from './clusters';
 import { encode } from './encode';
 import { solve } from './solve';
 
-const { abs, max, sqrt } = Math;
-
-const SIZE = 12;
-const INSET = 0.12;
-/** Cells closer than this (RMS, 0-255) to a cluster's mean join it. */
-const CLUSTER_DISTANCE = 14;
-
-
-interface Cluster {
-  members: number[];
-  mean: Float32Array;
-  background: [number, number, number];
-  /** Share of the patch far from the background, and its mean colour. */
-  inkShare: number;
-  ink: [number, number, number];
-}
+const { max } = Math;
 
 export const SKINLESS = 'none (skin-free)';
 
 /** Readings of every cell without a skin: counts and 0 where sure, hidden, else unreadable. */
 export function readWithoutSkin(image: RgbaImage, grid: Grid): Reading[] {
-  const patches: Patch[] = [];
-  for (let row = 0; row < grid.rows; row++) for (let col = 0; col < grid.cols; col++) patches.push(cellPatch(image, grid, row, col, INSET, SIZE));
-  const clusters = cluster(patches);
-  const labels = labelClusters(clusters);
+  const { clusters, distances } = clusterCells(image, grid);
+  const { labels, flags } = labelClusters(clusters);
   const board = (l: Map<Cluster, string>): Board => {
     // '?': not labelled, unknown to the solver but no hidden cell for the 0 rule
     const cells = Array.from({ length: grid.rows }, () => new Array<string>(grid.cols).fill('?'));
@@ -40,64 +24,70 @@ export function readWithoutSkin(image: RgbaImage, grid: Grid): Reading[] {
     return { rows: grid.rows, cols: grid.cols, cells, totalMines: null };
   };
   const sure = settleBySat(labels, board);
+  for (const c of flags) sure.set(c, 'F');
   const out: Reading[] = [];
   for (const c of clusters) {
     const cell = sure.get(c) ?? '.';
     for (const i of c.members) {
-      const distance = rms(patches[i].rgb, c.mean);
-      out.push({ row: Math.floor(i / grid.cols), col: i % grid.cols, cell, best: cell, distance, runnerUp: '.', runnerUpDistance: Infinity, unreadable: !sure.has(c) });
+      out.push({ row: Math.floor(i / grid.cols), col: i % grid.cols, cell, best: cell, distance: distances[i], runnerUp: '.', runnerUpDistance: Infinity, unreadable: !sure.has(c) });
     }
   }
   return out.sort((a, b) => a.row - b.row || a.col - b.col);
 }
 
-/** Leader clustering, then two passes moving each cell to its nearest mean. */
-function cluster(patches: Patch[]): Cluster[] {
-  let means: Float32Array[] = [];
-  for (const p of patches) if (!means.some((m) => rms(p.rgb, m) <= CLUSTER_DISTANCE)) means.push(Float32Array.from(p.rgb));
-  let members: number[][] = [];
-  for (let pass = 0; pass < 2; pass++) {
-    members = means.map(() => []);
-    patches.forEach((p, i) => members[nearest(p.rgb, means)].push(i));
-    means = members.map((m, k) => (m.length ? average(m.map((i) => patches[i].rgb)) : means[k]));
-  }
-  return members.flatMap((m, k) => (m.length ? [describe(m, means[k])] : []));
-}
-
-function describe(members: number[], mean: Float32Array): Cluster {
-  const n = mean.length / 3;
-  const bins = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    const key = [0, 1, 2].map((k) => mean[i * 3 + k] >> 5).join(',');
-    bins.set(key, (bins.get(key) ?? 0) + 1);
-  }
-  const commonest = [...bins].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
-  const near = [...Array(n).keys()].filter((i) => [0, 1, 2].every((k) => mean[i * 3 + k] >> 5 === commonest[k]));
-  const background = [0, 1, 2].map((k) => near.reduce((s, i) => s + mean[i * 3 + k], 0) / near.length) as [number, number, number];
-  const inked = [...Array(n).keys()].filter((i) => max(...[0, 1, 2].map((k) => abs(mean[i * 3 + k] - background[k]))) > 60);
-  const ink = [0, 1, 2].map((k) => (inked.length ? inked.reduce((s, i) => s + mean[i * 3 + k], 0) / inked.length : 0)) as [number, number, number];
-  return { members, mean, background, inkShare: inked.length / n, ink };
-}
-
 /**
- * Candidate labels per cluster. Counts: ink in a number colour on a common background (the colour most
- * count-like cells share), each palette entry about as close as the nearest (navy 4 vs blue 1 when
- * blurred). Plain cells (little ink) of the largest few clusters: 0 or hidden, for SAT to decide.
+ * Candidate labels per cluster, and the clusters that are flags. Counts: ink in a number colour, each
+ * palette entry about as close as the nearest (navy 4 vs blue 1 when blurred). The open look is that of
+ * the counts showing the most different numbers (a flag in a number's colour is one look, one colour);
+ * the hidden look that of the plain cluster least like it. Other inked clusters nearer the open look are
+ * counts too (open cells can be shaded by place). Plain clusters are 0 or hidden by the look they are
+ * clearly nearer, else either, for SAT to decide. Inked clusters of the hidden look are flags.
  */
-function labelClusters(clusters: Cluster[]): Map<Cluster, string[]> {
-  const countLike = clusters.filter((c) => c.inkShare >= 0.04 && c.inkShare <= 0.6 && paletteCandidates(c.ink).length > 0);
-  const votes = new Map<string, number>();
-  for (const c of countLike) votes.set(key(c.background), (votes.get(key(c.background)) ?? 0) + c.members.length);
-  const open = [...votes].sort((a, b) => b[1] - a[1])[0]?.[0];
+function labelClusters(clusters: Cluster[]): { labels: Map<Cluster, string[]>; flags: Cluster[] } {
   const labels = new Map<Cluster, string[]>();
-  if (open !== undefined) {
-    const openColour = open.split(',').map(Number);
-    for (const c of countLike) if (colourDistance(c.background, openColour) < 40) labels.set(c, paletteCandidates(c.ink));
+  const flags: Cluster[] = [];
+  const inked = clusters.filter((c) => c.inkShare >= 0.04 && c.inkShare <= 0.6 && paletteCandidates(c.ink).length > 0);
+  const groups: Cluster[][] = [];
+  for (const c of [...inked].sort((a, b) => b.members.length - a.members.length)) {
+    const group = groups.find((g) => lookDistance(g[0], c) <= SAME_LOOK);
+    if (group) group.push(c);
+    else groups.push([c]);
   }
-  const plain = clusters.filter((c) => !labels.has(c)).sort((a, b) => b.members.length - a.members.length).slice(0, 3);
-  for (const c of plain) labels.set(c, ['0', '.']);
-  return labels;
+  // hue families: 1 and 4 are both blue, 3 and 5 both red (a flag's blue split by JPEG noise is one family)
+  const colours = (g: Cluster[]) => new Set(g.map((c) => [...paletteCandidates(c.ink)].sort().join())).size;
+  const score = (g: Cluster[]) => colours(g) * 1e6 + g.reduce((n, c) => n + c.members.length, 0);
+  const counts = groups.sort((a, b) => score(b) - score(a))[0] ?? [];
+  // one colour could be a flag's as well as a count's
+  if (colours(counts) < 2) return { labels, flags };
+  const open = counts[0];
+  const plain = clusters.filter((c) => c.inkShare < 0.04);
+  const hidden = plain.filter((c) => c.members.length >= 2 && lookDistance(c, open) > SAME_LOOK)
+    .sort((a, b) => lookDistance(b, open) - lookDistance(a, open))[0];
+  const nearer = (c: Cluster, a: Cluster | undefined, b: Cluster | undefined, ratio: number) => !!a && (!b || lookDistance(c, a) <= ratio * lookDistance(c, b));
+  for (const c of inked) if (counts.includes(c) || nearer(c, open, hidden, NEARER)) labels.set(c, paletteCandidates(c.ink));
+  const undecided: Cluster[] = [];
+  for (const c of plain) {
+    // a 0 is the open cells' own colour, and seldom alone (a lone smudged digit can look plain)
+    const openColour = c.members.length >= 2 && colourDistance(c.background, open.background) <= SAME_COLOUR;
+    if (nearer(c, open, hidden, NEARER) && openColour) labels.set(c, ['0']);
+    else if (nearer(c, hidden, open, NEARER)) labels.set(c, ['.']);
+    else if (openColour) undecided.push(c);
+  }
+  for (const c of undecided.sort((a, b) => b.members.length - a.members.length).slice(0, 3)) labels.set(c, ['0', '.']);
+  for (const c of clusters) {
+    if (c.inkShare >= 0.04 && !labels.has(c) && nearer(c, hidden, open, 0.5) && lookDistance(c, hidden as Cluster) <= SAME_LOOK) flags.push(c);
+  }
+  return { labels, flags };
 }
+
+/** Background colours this close (RGB distance) are one colour. */
+const SAME_COLOUR = 30;
+
+/** A look at most this share of the distance to the other look is clearly that one. */
+const NEARER = 0.7;
+
+/** Looks closer than this (RMS over border strips and background, 0-255) are one look. */
+const SAME_LOOK = 12;
 
 /**
  * The counts an ink colour may be, likeliest first, by hue: blue 1 (navy 4 when dark), green 2, red 3
@@ -106,7 +96,7 @@ function labelClusters(clusters: Cluster[]): Map<Cluster, string[]> {
 function paletteCandidates([r, g, b]: [number, number, number]): string[] {
   const hi = max(r, g, b);
   const lo = Math.min(r, g, b);
-  if (hi - lo < 60) return [];
+  if (hi - lo < 40) return [];
   const hue = hueOf(r, g, b, hi, lo);
   const dark = hi < 150;
   if (hue >= 200 && hue < 260) return dark ? ['4', '1'] : ['1', '4'];
@@ -123,41 +113,42 @@ function hueOf(r: number, g: number, b: number, hi: number, lo: number): number 
 }
 
 /**
- * The labels the board settles: every way of calling the plain clusters 0 or hidden is tried; a way is
- * possible when no 0 touches a hidden cell (the game would have opened it) and the counts can hold (SAT).
- * The count clusters join, largest first, at their likeliest colour, in the ways that stay possible; one
- * that no way survives is left out (a flag in a number's colour). Labels all remaining ways agree on are
- * kept; then a count
- * whose colour leaves two readings keeps the one the board allows, or its likelier one if the board
- * allows both; if the board rules out the likelier one, the cluster is unreadable.
+ * The labels the board settles: every way of reading the plain clusters (0 or hidden, where their look
+ * leaves both) is tried; a way is possible when no 0 touches a hidden cell (the game would have opened it)
+ * and the counts can hold (SAT). The count clusters join, largest first, at their likeliest colour, in the
+ * ways that stay possible; one that no way survives is left out. Labels all remaining ways agree on are
+ * kept; then a count whose colour leaves two readings keeps the one the board allows, or its likelier one
+ * if the board allows both; if the board rules out the likelier one, the cluster is unreadable.
  */
 function settleBySat(labels: Map<Cluster, string[]>, board: (l: Map<Cluster, string>) => Board): Map<Cluster, string> {
   const possible = (l: Map<Cluster, string>) => {
     const b = board(l);
     return zerosClosed(b) && solve(encode(b, { totalMines: null })).status === 'ok';
   };
-  const plain = [...labels].filter(([, l]) => l[0] === '0').map(([c]) => c);
-  const counts = [...labels].filter(([, l]) => l[0] !== '0').sort((a, b) => b[0].members.length - a[0].members.length);
-  let ways: Map<Cluster, string>[] = [];
-  for (let bits = 0; bits < 1 << plain.length; bits++) {
-    const l = new Map<Cluster, string>();
-    plain.forEach((c, i) => l.set(c, bits & (1 << i) ? '.' : '0'));
-    if (possible(l)) ways.push(l);
-  }
+  const isPlain = (l: string[]) => l.every((x) => x === '0' || x === '.');
+  const plain = [...labels].filter(([, l]) => isPlain(l));
+  const counts = [...labels].filter(([, l]) => !isPlain(l)).sort((a, b) => b[0].members.length - a[0].members.length);
+  let ways: Map<Cluster, string>[] = [new Map()];
+  for (const [c, candidates] of plain) ways = ways.flatMap((w) => candidates.map((label) => new Map([...w, [c, label]])));
+  ways = ways.filter(possible);
   for (const [c, candidates] of counts) {
     const kept = ways.map((w) => new Map([...w, [c, candidates[0]]])).filter(possible);
     if (kept.length) ways = kept;
   }
   if (!ways.length) return new Map();
   const sure = new Map([...ways[0]].filter(([c, label]) => ways.every((w) => w.get(c) === label)));
-  // a count sits on the open cells' colour: that of a cluster surely 0
-  const zeros = [...sure].filter(([, l]) => l === '0').map(([c]) => c);
-  for (const [c] of counts) if (!zeros.some((z) => colourDistance(z.background, c.background) < 30)) sure.delete(c);
   for (const [c, candidates] of counts) {
     if (candidates.length < 2 || !sure.has(c)) continue;
     const fits = candidates.filter((label) => possible(new Map([...sure, [c, label]])));
     if (fits.length === 1) sure.set(c, fits[0]);
     else if (fits.length === 0 || fits[0] !== candidates[0]) sure.delete(c);
+  }
+  // games agree on the colours of 1-4 more than on the rest, and a cluster of a cell or two says little
+  for (const [c] of counts) {
+    const label = sure.get(c);
+    if (!label || (c.members.length >= 3 && Number(label) <= 4)) continue;
+    const others = [...'12345678'].filter((d) => d !== label && possible(new Map([...sure, [c, d]])));
+    if (others.length) sure.delete(c);
   }
   return sure;
 }
@@ -175,31 +166,3 @@ function zerosClosed(board: Board): boolean {
   }
   return true;
 }
-
-function key(colour: [number, number, number]): string {
-  return colour.map((v) => Math.round(v / 16) * 16).join(',');
-}
-
-function colourDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  return sqrt((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2);
-}
-
-function rms(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] - b[i]) ** 2;
-  return sqrt(s / a.length);
-}
-
-function nearest(p: Float32Array, means: Float32Array[]): number {
-  let best = 0;
-  for (let k = 1; k < means.length; k++) if (rms(p, means[k]) < rms(p, means[best])) best = k;
-  return best;
-}
-
-function average(rows: Float32Array[]): Float32Array {
-  const out = new Float32Array(rows[0].length);
-  for (const r of rows) for (let i = 0; i < out.length; i++) out[i] += r[i];
-  for (let i = 0; i < out.length; i++) out[i] /= rows.length;
-  return out;
-}
-
