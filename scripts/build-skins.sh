@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
 # Rebuilds the built-in skins in skins/ from the captures in fixtures/<game>/learn/ (games played here
-# with ../shared/tools/live, seed 1). Run after `npm run build`.
+# with ../shared/tools/live: seed 1, and seed 5 for labels seed 1 lacked). Run after `npm run build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 learn() {
   local name=$1 game=$2; shift 2
   local images=() boards=()
-  for n in "$@"; do images+=("fixtures/$game/learn/s1-$n.png"); boards+=(--board "fixtures/$game/learn/s1-$n.board.txt"); done
+  for n in "$@"; do images+=("fixtures/$game/learn/$n.png"); boards+=(--board "fixtures/$game/learn/$n.board.txt"); done
   rm -rf "skins/$name"
   node bin/mine-assist.js learn "${images[@]}" "${boards[@]}" --name "$name" --out "skins/$name"
 }
-learn xdemineur xdemineur 01 02 03 04 05
-learn xbomb xbomb 01 02 03 04 05
-learn ace-minesweeper ace-minesweeper 01 02 03 04 05
-learn gnome-mines-classic gnome-mines 01 04
-learn gnome-mines-default gnome-mines 02
-learn gnome-mines-bgcolors gnome-mines 03 05
-learn kmines-classic kmines 02 04
-learn kmines-default kmines 01 05
-# kmines 'green' (s1-03) has no skin yet: its board is not located (see README).
+learn xdemineur xdemineur s1-01 s1-02 s1-03 s1-04 s1-05
+learn xbomb xbomb s1-01 s1-02 s1-03 s1-04 s1-05
+learn ace-minesweeper ace-minesweeper s1-01 s1-02 s1-03 s1-04 s1-05
+learn gnome-mines-classic gnome-mines s1-01 s1-04
+learn gnome-mines-default gnome-mines s1-02
+learn gnome-mines-bgcolors gnome-mines s1-03 s1-05
+learn kmines-classic kmines s1-02 s1-04
+learn kmines-default kmines s1-01 s1-05
+learn kmines-green kmines s1-03
+# labels the seed 1 captures lack (5s, a 6), from seed 5 captures
+node scripts/add-labels.js gnome-mines-classic fixtures/gnome-mines/learn/s5-04.png
+node scripts/add-labels.js gnome-mines-bgcolors fixtures/gnome-mines/learn/s5-03.png
+node scripts/add-labels.js xbomb fixtures/xbomb/learn/s5-03.png
 # each skin's mine counter: its place and glyphs (learn rebuilt the folders without them)
 node scripts/learn-counters.js
 # lost-game cells (* and X) from the seed 3 losses in fixtures/<game>/lost/

@@ -53,10 +53,15 @@ export function trimGrid(grid: Grid, fits: (row: number, col: number) => boolean
     else if (share(col(c1 - 1)) < 0.5) c1--;
     else changed = false;
   }
-  const trimmed: Grid = { ...grid, rows: r1 - r0, cols: c1 - c0, left: grid.lefts?.[c0] ?? grid.left + c0 * grid.pitchX, top: grid.tops?.[r0] ?? grid.top + r0 * grid.pitchY };
-  if (grid.lefts) trimmed.lefts = grid.lefts.slice(c0, c1);
-  if (grid.tops) trimmed.tops = grid.tops.slice(r0, r1);
-  return { grid: trimmed, top: r0, left: c0 };
+  return { grid: cropGrid(grid, r0, c0, r1 - r0, c1 - c0), top: r0, left: c0 };
+}
+
+/** The rows×cols part of the grid from cell (top, left). */
+export function cropGrid(grid: Grid, top: number, left: number, rows: number, cols: number): Grid {
+  const cropped: Grid = { ...grid, rows, cols, left: grid.lefts?.[left] ?? grid.left + left * grid.pitchX, top: grid.tops?.[top] ?? grid.top + top * grid.pitchY };
+  if (grid.lefts) cropped.lefts = grid.lefts.slice(left, left + cols);
+  if (grid.tops) cropped.tops = grid.tops.slice(top, top + rows);
+  return cropped;
 }
 
 interface AxisFit {

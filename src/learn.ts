@@ -1,7 +1,7 @@
 import type { Board, Cell, Grid, RgbaImage, Skin, Template } from './types';
 import { decode } from './decode';
 import { locate } from './locate';
-import { fitGrid } from './grid';
+import { cropGrid, fitGrid } from './grid';
 import { lineAligned } from './align';
 import { cellLeft, cellPatch, cellTop, Patch, rmsDistance } from './pixels';
 
@@ -46,10 +46,8 @@ export async function learn(sources: LearnSource[], name: string): Promise<Skin>
 
 async function cutCells({ image: input, board }: LearnSource): Promise<{ label: Cell; image: RgbaImage }[]> {
   const image = await decode(input);
-  const grid = lineAligned(image, fitGrid(image, await locate(image)));
-  if (grid.rows !== board.rows || grid.cols !== board.cols) {
-    throw new LearnError(`the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells`);
-  }
+  const fitted = fitGrid(image, await locate(image));
+  const grid = placeBoard(image, [lineAligned(image, fitted), fitted], board);
   const pitch = (grid.pitchX + grid.pitchY) / 2;
   const out = [];
   for (let row = 0; row < grid.rows; row++) {
@@ -58,6 +56,63 @@ async function cutCells({ image: input, board }: LearnSource): Promise<{ label: 
     }
   }
   return out;
+}
+
+/**
+ * Where the board text lies in the grid found: the grid itself when their sizes agree. A grid found larger
+ * (a frame drawn on the board's lattice: KMines' fence) holds the text where cells of one label look most
+ * alike, if that place is clearly better than any other and its cells do look alike; else the text does
+ * not match the image.
+ */
+function placeBoard(image: RgbaImage, grids: Grid[], board: Board): Grid {
+  const [grid] = grids;
+  if (grid.rows === board.rows && grid.cols === board.cols) return grid;
+  const placed: { grid: Grid; at: string; spread: number }[] = [];
+  for (const g of grids.filter((g) => g.rows >= board.rows && g.cols >= board.cols)) {
+    const patches = Array.from({ length: g.rows * g.cols }, (_, i) => cellPatch(image, g, Math.floor(i / g.cols), i % g.cols, DEFAULT_THRESHOLDS.inset, 8));
+    for (let top = 0; top + board.rows <= g.rows; top++) {
+      for (let left = 0; left + board.cols <= g.cols; left++) {
+        const at = (r: number, c: number) => patches[(top + r) * g.cols + left + c];
+        placed.push({ grid: cropGrid(g, top, left, board.rows, board.cols), at: `${top},${left}`, spread: labelSpread(board, at) });
+      }
+    }
+  }
+  placed.sort((a, b) => a.spread - b.spread);
+  const [best] = placed;
+  const next = placed.find((p) => p.at !== best?.at);
+  if (!best) throw new LearnError(`the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells`);
+  if (best.spread > MAX_PLACED_SPREAD || (next && next.spread < 2 * best.spread + MIN_PLACED_GAP)) {
+    throw new LearnError(`the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells, and no ${board.rows}×${board.cols} part of them clearly matches it`);
+  }
+  return best.grid;
+}
+
+/** Cells of one label in a placed board text this close (mean RMS to their label's mean) look alike… */
+const MAX_PLACED_SPREAD = 12;
+/** …and any other place must be at least twice as far, and this much farther (a text of hidden cells fits anywhere). */
+const MIN_PLACED_GAP = 3;
+
+/** How unlike each other the cells of each label are: the mean RMS distance of a cell to its label's mean. */
+function labelSpread(board: Board, at: (row: number, col: number) => Patch): number {
+  const sums = new Map<Cell, { sum: Float32Array; n: number }>();
+  for (let r = 0; r < board.rows; r++) {
+    for (let c = 0; c < board.cols; c++) {
+      const { rgb } = at(r, c);
+      const s = sums.get(board.cells[r][c]) ?? { sum: new Float32Array(rgb.length), n: 0 };
+      for (let i = 0; i < rgb.length; i++) s.sum[i] += rgb[i];
+      s.n++;
+      sums.set(board.cells[r][c], s);
+    }
+  }
+  let total = 0;
+  for (let r = 0; r < board.rows; r++) {
+    for (let c = 0; c < board.cols; c++) {
+      const p = at(r, c);
+      const { sum, n } = sums.get(board.cells[r][c]) as { sum: Float32Array; n: number };
+      total += rmsDistance(p, { size: p.size, rgb: sum.map((v) => v / n) });
+    }
+  }
+  return total / (board.rows * board.cols);
 }
 
 /** The cell's pixels from the whole pixel nearest its fitted corner: a crisp copy, not a resampled blur. */

@@ -6,7 +6,7 @@ import type { Analysis, Grid, Reading, RgbaImage, Skin, SkinFit } from './types'
 import { trimGrid } from './grid';
 import { classify } from './classify';
 import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells } from './align';
-import { scaleGrid } from './pixels';
+import { scaleGrid, shiftGrid } from './pixels';
 import { neighbours } from './board';
 import { builtinSkinNames, loadSkin } from './skin';
 import { SKINLESS, readWithoutSkin } from './skinless';
@@ -23,14 +23,23 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
   Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
   const read = readCells(view, chosen.grid, chosen.skin);
   const unreadable = read.readings.filter((r) => r.unreadable).length / Math.max(1, read.readings.length);
-  const poorFit = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance;
+  const poorFit = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance || !cellsPlaced(view, read.grid, read.skin);
   const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
   if (!poorFit && !small && unreadable <= MAX_UNREADABLE) return read;
   const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid);
-  if (skinless && skinless.readings.filter((r) => !r.unreadable && /[1-8]/.test(r.cell)).length >= 3) return skinless;
+  if (skinless && readsEnough(skinless.readings)) return skinless;
   if (poorFit) throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
   if (small) throw new Error(`no board found: only ${read.grid.rows}×${read.grid.cols} cells look like skin ${read.skin.name}`);
   throw new Error(`the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells match no template of skin ${read.skin.name}`);
+}
+
+/**
+ * The skin-free reading stands in for a skin only if it reads most cells and some counts: on a grid that
+ * is not the board's (two cells to a grid cell), it reads little, and what it reads cannot be trusted.
+ */
+function readsEnough(readings: Reading[]): boolean {
+  const known = readings.filter((r) => !r.unreadable);
+  return known.filter((r) => /[1-8]/.test(r.cell)).length >= 3 && known.length >= (1 - MAX_UNREADABLE) * readings.length;
 }
 
 function readSkinless(view: RgbaImage, grid: Grid): SkinReading {
@@ -80,6 +89,25 @@ function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
   const fit = { meanDistance, maxDistance: skin.maxDistance, fit: Math.max(0, 1 - meanDistance / skin.maxDistance) };
   return { skin, readings, grid, fit };
 }
+
+/**
+ * Whether the skin tells where the cells are: moved by half a cell, the grid must fit clearly worse. A
+ * skin of textured tiles (KMines' grass) fits a grid half a cell off, or a lawn beside the board, almost
+ * as well as the board itself.
+ */
+function cellsPlaced(image: RgbaImage, grid: Grid, skin: Skin): boolean {
+  const cells = sampleCells(grid, 64);
+  const fitOf = (g: Grid) => mean(classify(image, g, skin, { cells, search: false }).map((r) => r.distance));
+  const placed = fitOf(grid);
+  const [dx, dy] = [grid.pitchX / 2, grid.pitchY / 2];
+  const moved = Math.min(fitOf(shiftGrid(grid, dx, 0)), fitOf(shiftGrid(grid, 0, dy)), fitOf(shiftGrid(grid, dx, dy)));
+  trace('cells placed: fit %s, half a cell off %s', placed.toFixed(2), moved.toFixed(2));
+  return moved >= PHASE_MARGIN * placed + PHASE_FLOOR;
+}
+
+/** Half a cell off, a grid must fit this many times worse, and this much (RMS) worse, than the grid read. */
+const PHASE_MARGIN = 1.5;
+const PHASE_FLOOR = 3;
 
 /**
  * A skin whose templates sit this far (as a share of its match limit) from the board's cells on average

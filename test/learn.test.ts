@@ -53,3 +53,29 @@ describe.each(ONE_CAPTURE)('%s: a skin learned from %s alone', (game, capture) =
     expect(right / total).toBeGreaterThanOrEqual(0.995);
   });
 });
+
+// KMines' `green` theme draws its board inside a fence on the same lattice, so the grid found is larger
+// than the board (19×37 around 16×30): the board text is placed where cells of one label look alike.
+describe('KMines green: a skin learned from one capture whose grid is found larger than the board', () => {
+  const tmp = tempDir();
+  const skinDir = path.join(tmp.dir, 'green');
+  const dir = path.join(FIXTURES, 'kmines');
+  const capture = path.join(dir, 'learn', 's1-03.png');
+  const board = readBoard(capture.replace(/\.png$/, '.board.txt'));
+  afterAll(tmp.cleanup);
+
+  beforeAll(async () => {
+    await saveSkin(await learn([{ image: capture, board }], 'green-one'), skinDir);
+  });
+
+  test.each(['s3-03', 's4-03'])('reads held-out green capture %s, every cell right', async (shot) => {
+    const truth = readBoard(path.join(dir, `${shot}.board.txt`));
+    const { analysis } = await analyzeImage(path.join(dir, `${shot}.png`), shot, { skin: skinDir });
+    expect(analysis.board?.cells).toEqual(truth.cells);
+  });
+
+  test('a board text that matches no part of the grid is refused', async () => {
+    const upsideDown = { ...board, cells: [...board.cells].reverse() };
+    await expect(learn([{ image: capture, board: upsideDown }], 'wrong')).rejects.toThrow(/16×30 but the image shows 19×37 cells, and no 16×30 part/);
+  });
+});

@@ -58,6 +58,16 @@ describe('locating at other scales and in other pictures', () => {
     expect(Math.max(...off) - Math.min(...off)).toBeLessThanOrEqual(2);
   });
 
+  test('KMines green (grass without cell borders): the built-in skin reads a held-out capture whole', async () => {
+    await readsRight(shot('kmines', 's4-03.png'), shot('kmines', 's4-03.png'));
+  });
+
+  test('KMines green at 0.5×: grass fits a grid half a cell off as well as the board, so nothing is read', async () => {
+    const { analysis } = await analyzeImage(await scaled(shot('kmines', 's3-03.png'), 0.5), 's3-03');
+    expect(analysis.status).toBe('error');
+    expect(analysis.error).toMatch(/no skin fits|no board found|several boards/);
+  });
+
   test('two boards side by side: a clear error, not one of them', async () => {
     const file = shot('xdemineur', 's2-02.png');
     const { width = 0, height = 0 } = await sharp(file).metadata();
