@@ -125,12 +125,14 @@ async function main() {
       for (const [variant, image, [dx, dy]] of await variants(png, spec.variants)) {
         const grid = scaleGrid(shiftGrid(gridOf(meta), dx, dy), SCALES[variant] ?? 1);
         seen.push({ file, variant, image, grid, text });
-        // the place drawn at this capture's cell size; its first line of text long enough holds the counter,
-        // from glyph `label` on ("Mines: 3/10": 5, the colon being too short to count)
-        const place = spec.places.find((p) => p.pitch === 1 || p.pitch === meta.board.tile_w);
-        const lines = textLines(wordsIn(image, placeBox(grid, place)));
+        // the places drawn at this capture's cell size, in order; the first line of text long enough holds the
+        // counter, from glyph `label` on ("Mines: 3/10": 5, the colon being too short to count)
         const at = spec.label ?? 0;
-        for (const line of [lines.find((l) => l.length >= at + text.length)].filter(Boolean).flatMap((l) => [l, joinThinBars(l)])) {
+        const lines = spec.places.filter((p) => p.pitch === 1 || p.pitch === meta.board.tile_w).flatMap((place) => {
+          const line = textLines(wordsIn(image, placeBox(grid, place))).find((l) => l.length >= at + text.length);
+          return line ? [line, joinThinBars(line)] : [];
+        });
+        for (const line of lines) {
           if (line.length < at + text.length) continue;
           const shown = spec.kind === 'remaining' ? text.padStart(line.length - at, '0') : text;
           const cut = line.slice(at, at + shown.length);
