@@ -23,7 +23,10 @@ export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): 
   if (![...needed].every((c) => known.has(c))) return { read: false, text: null, remaining: null, total: null, box: null };
   for (const place of model.places) {
     const box = placeBox(grid, place);
-    for (const word of wordsIn(image, box)) {
+    const words = wordsIn(image, box);
+    // a glyph cut by the box's edge (the place rounds differently at other scales): once more in a wider box
+    const again = words.some((w) => w.some((g) => g.clipped)) ? wordsIn(image, grown(box, CLIPPED_MARGIN)) : [];
+    for (const word of [...words, ...again]) {
       for (const glyphs of [word, joinThinBars(word)]) {
         const text = readWord(glyphs, model.glyphs);
         const found = parseCounter(text, model.kind);
@@ -33,6 +36,15 @@ export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): 
     }
   }
   return { read: false, text: seen, remaining: null, total: null, box: null };
+}
+
+/** How much wider (a share of its height, each side) a box is read again when it cut a glyph. */
+const CLIPPED_MARGIN = 0.12;
+
+/** The box widened on both sides (not heightened: a digit frame above and below would join the text). */
+function grown(box: Rect, share: number): Rect {
+  const m = share * box.height;
+  return { ...box, left: box.left - m, width: box.width + 2 * m };
 }
 
 /** The image box of a place: the board corner plus the place's offset, both scaled by the board's pitch. */
