@@ -1,5 +1,5 @@
 import type { Cell, Coord, Grid, Reading, RgbaImage, Skin } from './types';
-import { cellPatch, Patch, rmsDistance, shiftGrid, wholeGrid } from './pixels';
+import { cellPatch, Patch, rmsDistanceWithin, shiftGrid, wholeGrid } from './pixels';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { floor, max, min, round, sqrt } = Math;
@@ -70,13 +70,22 @@ function readCell(image: RgbaImage, grid: Grid, groups: SizeGroup[], skin: Skin,
   const nearest = new Map<Cell, Match>();
   /** Each label's nearest template in each size group, for deciding close calls within one size. */
   const bySize = new Map<string, Match>();
+  // Only the two nearest labels decide a reading, so with one size of templates a template matters only if
+  // it comes closer than its label's nearest so far and than the second-nearest label; with several sizes,
+  // closer than its label's nearest overall or at its size (a close call is decided within one size).
+  let secondDistance = Infinity;
   const measure = (dx: number, dy: number) => {
     for (const { size, templates } of groups) {
       const patch = cellPatch(image, shiftGrid(grid, dx, dy), row, col, skin.inset, size);
       for (const t of templates) {
-        const match = { distance: rmsDistance(patch, t.patch), cell: patch, template: t.patch };
-        if (match.distance < (nearest.get(t.label)?.distance ?? Infinity)) nearest.set(t.label, match);
         const key = `${t.label}@${size}`;
+        const own = nearest.get(t.label)?.distance ?? Infinity;
+        const limit = groups.length === 1 ? min(own, secondDistance) : max(own, bySize.get(key)?.distance ?? Infinity);
+        const match = { distance: rmsDistanceWithin(patch, t.patch, limit), cell: patch, template: t.patch };
+        if (match.distance < own) {
+          nearest.set(t.label, match);
+          secondDistance = secondNearest(nearest);
+        }
         if (match.distance < (bySize.get(key)?.distance ?? Infinity)) bySize.set(key, match);
       }
     }
@@ -136,6 +145,15 @@ const DIFFERENT = 40;
 
 /** Offsets tried around a cell whose match is not clear-cut, in steps (then half steps, if still not). */
 const NEAR = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
+
+function secondNearest(nearest: Map<Cell, Match>): number {
+  let [first, second] = [Infinity, Infinity];
+  for (const { distance } of nearest.values()) {
+    if (distance < first) [first, second] = [distance, first];
+    else if (distance < second) second = distance;
+  }
+  return second;
+}
 
 const ranked = (nearest: Map<Cell, Match>): [Cell, Match][] => [...nearest].sort((a, b) => a[1].distance - b[1].distance);
 

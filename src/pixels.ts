@@ -155,6 +155,23 @@ export function rmsDistance(a: Patch, b: Patch): number {
   return sqrt(sum / a.rgb.length);
 }
 
+/**
+ * rmsDistance when it is at most `limit`; past that, some value over `limit` (the sum stops growing
+ * once it passes the limit, checked every row of pixels).
+ */
+export function rmsDistanceWithin(a: Patch, b: Patch, limit: number): number {
+  const n = a.rgb.length;
+  const most = limit * limit * n;
+  const row = 3 * a.size;
+  let sum = 0;
+  for (let start = 0; start < n; start += row) {
+    const end = start + row;
+    for (let i = start; i < end; i++) sum += (a.rgb[i] - b.rgb[i]) ** 2;
+    if (sum > most) return Infinity;
+  }
+  return sqrt(sum / n);
+}
+
 /** The image shrunk by a whole factor: each k×k block becomes its average. */
 export function shrinkImage(image: RgbaImage, k: number): RgbaImage {
   const width = floor(image.width / k);
