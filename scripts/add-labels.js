@@ -1,5 +1,5 @@
-// Adds to a built-in skin the labels its learn captures lack (GNOME Mines' and xbomb's 5), cut from other
-// captures of the same game played here (seed 5, in fixtures/<game>/learn/). Templates of labels the skin
+// Adds to a built-in skin the labels its learn captures lack (xbomb's 5, GNOME Mines' 4, 5, 6), cut from other
+// captures of the same game played here (seeds 5, 7, 9, in fixtures/<game>/learn/). Templates of labels the skin
 // has are left as they are. Run after `npm run build`; `npm run skins` runs it.
 //   node scripts/add-labels.js <skin> <capture.png>...   (each with its .board.txt beside it)
 const fs = require('node:fs');

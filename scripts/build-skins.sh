@@ -19,10 +19,11 @@ learn gnome-mines-bgcolors gnome-mines s1-03 s1-05
 learn kmines-classic kmines s1-02 s1-04
 learn kmines-default kmines s1-01 s1-05
 learn kmines-green kmines s1-03
-# labels the seed 1 captures lack (5s, a 6), from seed 5 captures (GNOME classic's 5 is left out: under JPEG
+# labels the seed 1 captures lack (5s, a 6, a 4), from seed 5, 7 and 9 captures (GNOME classic's 5 is left out: under JPEG
 # its 3s came too close to it to be read)
 node scripts/add-labels.js gnome-mines-bgcolors fixtures/gnome-mines/learn/s5-03.png
 node scripts/add-labels.js xbomb fixtures/xbomb/learn/s5-03.png
+node scripts/add-labels.js gnome-mines-default fixtures/gnome-mines/learn/s7-02.png fixtures/gnome-mines/learn/s9-02.png
 # each skin's mine counter: its place and glyphs (learn rebuilt the folders without them)
 node scripts/learn-counters.js
 # lost-game cells (* and X) from the seed 3 losses in fixtures/<game>/lost/
