@@ -1,5 +1,5 @@
 import type { Cell, Coord, Grid, Reading, RgbaImage, Skin } from './types';
-import { cellPatch, Patch, rmsDistanceWithin, shiftGrid, wholeGrid } from './pixels';
+import { cellPatch, coarseDistance, coarseOf, Patch, rmsDistanceWithin, shiftGrid, wholeGrid } from './pixels';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { floor, max, min, round, sqrt } = Math;
@@ -7,12 +7,23 @@ const { floor, max, min, round, sqrt } = Math;
 interface Prepared {
   label: Cell;
   patch: Patch;
+  coarse: Float64Array;
+  /** Indices of the label, and of the label at this size, among the prepared templates'. */
+  labelIndex: number;
+  sizeIndex: number;
 }
 
 /** Templates of one comparison size. */
 interface SizeGroup {
   size: number;
   templates: Prepared[];
+}
+
+interface PreparedSkin {
+  groups: SizeGroup[];
+  labels: Cell[];
+  /** `${label}@${size}` → sizeIndex. */
+  sizeIndex: Map<string, number>;
 }
 
 /**
@@ -23,11 +34,44 @@ interface SizeGroup {
  * and reported.
  */
 export function classify(image: RgbaImage, grid: Grid, skin: Skin, options: ClassifyOptions = {}): Reading[] {
-  const groups = prepareTemplates(skin, grid);
+  const prepared = prepareTemplates(skin, grid);
   const cells = options.cells ?? allCells(grid);
   const search = options.search ?? true;
-  return cells.map(([row, col]) => readCell(image, grid, groups, skin, { search, row, col }));
+  return cells.map(([row, col]) => readCell(image, grid, prepared, skin, { search, row, col }));
 }
+
+/**
+ * Each cell's distance to its nearest template, as `classify` without search gives it, for less: only
+ * the nearest matters, so the nearest-looking template (by coarse views) is measured first, then only those
+ * whose coarse distance, a lower bound, is under the nearest so far. How well a grid sits on a skin.
+ */
+export function nearestDistances(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[]): number[] {
+  const { groups } = prepareTemplates(skin, grid);
+  const bounds = groups.map(({ templates }) => new Float64Array(templates.length));
+  return cells.map(([row, col]) => {
+    const patches = groups.map(({ size }) => cellPatch(image, grid, row, col, skin.inset, size));
+    let [first, firstGroup, firstIndex] = [Infinity, 0, 0];
+    groups.forEach(({ size, templates }, g) => {
+      const coarse = coarseOf(patches[g]);
+      for (let i = 0; i < templates.length; i++) {
+        const bound = (bounds[g][i] = coarseDistance(coarse, templates[i].coarse, size));
+        if (bound < first) [first, firstGroup, firstIndex] = [bound, g, i];
+      }
+    });
+    let best = rmsDistanceWithin(patches[firstGroup], groups[firstGroup].templates[firstIndex].patch, Infinity);
+    groups.forEach(({ templates }, g) => {
+      for (let i = 0; i < templates.length; i++) {
+        if (bounds[g][i] > best + SLACK || (g === firstGroup && i === firstIndex)) continue;
+        const distance = rmsDistanceWithin(patches[g], templates[i].patch, best);
+        if (distance < best) best = distance;
+      }
+    });
+    return best;
+  });
+}
+
+/** Coarse distances are lower bounds up to float rounding: a template is passed over only when this far beyond. */
+const SLACK = 1e-6;
 
 export interface ClassifyOptions {
   /** Only these cells (default: all). */
@@ -49,27 +93,42 @@ function innerSize(width: number, height: number, skin: Skin): number {
 }
 
 /** Every template resampled to its comparison size: the nearest wins, whichever size the game drew it at. */
-function prepareTemplates(skin: Skin, grid: Grid): SizeGroup[] {
+function prepareTemplates(skin: Skin, grid: Grid): PreparedSkin {
   const observed = innerSize(grid.pitchX, grid.pitchY, skin);
+  const cached = preparedCache.get(skin)?.get(observed);
+  if (cached) return cached;
   const groups = new Map<number, Prepared[]>();
+  const labels: Cell[] = [];
+  const sizeIndex = new Map<string, number>();
   for (const t of skin.templates) {
     const size = min(observed, innerSize(t.image.width, t.image.height, skin));
     const patch = cellPatch(t.image, wholeGrid(t.image), 0, 0, skin.inset, size);
-    groups.set(size, [...(groups.get(size) ?? []), { label: t.label, patch }]);
+    if (!labels.includes(t.label)) labels.push(t.label);
+    const key = `${t.label}@${size}`;
+    if (!sizeIndex.has(key)) sizeIndex.set(key, sizeIndex.size);
+    const prepared = { label: t.label, patch, coarse: coarseOf(patch), labelIndex: labels.indexOf(t.label), sizeIndex: sizeIndex.get(key) as number };
+    groups.set(size, [...(groups.get(size) ?? []), prepared]);
   }
-  return [...groups].map(([size, templates]) => ({ size, templates }));
+  const result = { groups: [...groups].map(([size, templates]) => ({ size, templates })), labels, sizeIndex };
+  if (!preparedCache.has(skin)) preparedCache.set(skin, new Map());
+  preparedCache.get(skin)?.set(observed, result);
+  return result;
 }
+
+/** Prepared templates per skin and cell size: alignment classifies samples of one board many times. */
+const preparedCache = new WeakMap<Skin, Map<number, PreparedSkin>>();
 
 /**
  * Each label's nearest template; when the match is not clear-cut, the patch is also taken a step (a pixel,
  * more on a large pitch) off in each direction (a fitted grid drifts by a pixel across a board) and each
  * label keeps its closest.
  */
-function readCell(image: RgbaImage, grid: Grid, groups: SizeGroup[], skin: Skin, at: { search: boolean; row: number; col: number }): Reading {
+function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Skin, at: { search: boolean; row: number; col: number }): Reading {
   const { row, col } = at;
-  const nearest = new Map<Cell, Match>();
+  const { groups, labels } = prepared;
+  const nearest = new Nearest(labels.length);
   /** Each label's nearest template in each size group, for deciding close calls within one size. */
-  const bySize = new Map<string, Match>();
+  const bySize = new Nearest(prepared.sizeIndex.size);
   // Only the two nearest labels decide a reading, so with one size of templates a template matters only if
   // it comes closer than its label's nearest so far and than the second-nearest label; with several sizes,
   // closer than its label's nearest overall or at its size (a close call is decided within one size).
@@ -77,34 +136,70 @@ function readCell(image: RgbaImage, grid: Grid, groups: SizeGroup[], skin: Skin,
   const measure = (dx: number, dy: number) => {
     for (const { size, templates } of groups) {
       const patch = cellPatch(image, shiftGrid(grid, dx, dy), row, col, skin.inset, size);
+      const coarse = coarseOf(patch);
       for (const t of templates) {
-        const key = `${t.label}@${size}`;
-        const own = nearest.get(t.label)?.distance ?? Infinity;
-        const limit = groups.length === 1 ? min(own, secondDistance) : max(own, bySize.get(key)?.distance ?? Infinity);
-        const match = { distance: rmsDistanceWithin(patch, t.patch, limit), cell: patch, template: t.patch };
-        if (match.distance < own) {
-          nearest.set(t.label, match);
-          secondDistance = secondNearest(nearest);
+        const own = nearest.distance[t.labelIndex];
+        const limit = groups.length === 1 ? min(own, secondDistance) : max(own, bySize.distance[t.sizeIndex]);
+        if (coarseDistance(coarse, t.coarse, size) > limit + SLACK) continue;
+        const distance = rmsDistanceWithin(patch, t.patch, limit);
+        if (distance < own) {
+          nearest.set(t.labelIndex, { distance, cell: patch, template: t.patch });
+          secondDistance = nearest.second();
         }
-        if (match.distance < (bySize.get(key)?.distance ?? Infinity)) bySize.set(key, match);
+        if (distance < bySize.distance[t.sizeIndex]) bySize.set(t.sizeIndex, { distance, cell: patch, template: t.patch });
       }
     }
   };
   measure(0, 0);
-  if (at.search && !clearCut(ranked(nearest), skin)) {
+  if (at.search && !clearCut(nearest.ranked(labels), skin)) {
     const step = min(grid.pitchX, grid.pitchY) / 20;
     for (const [dx, dy] of NEAR) measure(dx * step, dy * step);
-    if (!clearCut(ranked(nearest), skin)) for (const [dx, dy] of NEAR) measure(dx * step / 2, dy * step / 2);
+    if (!clearCut(nearest.ranked(labels), skin)) for (const [dx, dy] of NEAR) measure(dx * step / 2, dy * step / 2);
   }
-  const order = ranked(nearest);
+  const order = nearest.ranked(labels);
   const [best, first] = order[0];
   const [runnerUp, second] = order[1] ?? ['.', undefined];
   const runnerUpDistance = second?.distance ?? Infinity;
-  const rival = bySize.get(`${runnerUp}@${first.template.size}`);
+  const rivalIndex = prepared.sizeIndex.get(`${runnerUp}@${first.template.size}`);
+  const rival = rivalIndex === undefined ? undefined : bySize.match[rivalIndex];
   const rescue = rival !== undefined && BLANK.has(runnerUp) && first.distance <= RESCUE_DISTANCE * skin.maxDistance && decisive(first, rival, skin);
   const close = first.distance > skin.maxRatio * runnerUpDistance && !rescue;
   const unreadable = first.distance > skin.maxDistance || close;
   return { row, col, cell: unreadable ? '.' : best, best, distance: first.distance, runnerUp, runnerUpDistance, unreadable };
+}
+
+/** The nearest match of each of `n` things (labels, or labels at a size), in the order first matched. */
+class Nearest {
+  readonly distance: Float64Array;
+  readonly match: (Match | undefined)[];
+  private readonly order: number[] = [];
+
+  constructor(n: number) {
+    this.distance = new Float64Array(n).fill(Infinity);
+    this.match = new Array<Match | undefined>(n);
+  }
+
+  set(i: number, match: Match): void {
+    if (!this.match[i]) this.order.push(i);
+    this.match[i] = match;
+    this.distance[i] = match.distance;
+  }
+
+  /** The second-smallest distance. */
+  second(): number {
+    let [first, second] = [Infinity, Infinity];
+    for (const i of this.order) {
+      const d = this.distance[i];
+      if (d < first) [first, second] = [d, first];
+      else if (d < second) second = d;
+    }
+    return second;
+  }
+
+  /** Labels with their match, nearest first (ties in the order first matched). */
+  ranked(labels: Cell[]): [Cell, Match][] {
+    return this.order.map((i): [Cell, Match] => [labels[i], this.match[i] as Match]).sort((a, b) => a[1].distance - b[1].distance);
+  }
 }
 
 interface Match {
@@ -145,17 +240,6 @@ const DIFFERENT = 40;
 
 /** Offsets tried around a cell whose match is not clear-cut, in steps (then half steps, if still not). */
 const NEAR = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
-
-function secondNearest(nearest: Map<Cell, Match>): number {
-  let [first, second] = [Infinity, Infinity];
-  for (const { distance } of nearest.values()) {
-    if (distance < first) [first, second] = [distance, first];
-    else if (distance < second) second = distance;
-  }
-  return second;
-}
-
-const ranked = (nearest: Map<Cell, Match>): [Cell, Match][] => [...nearest].sort((a, b) => a[1].distance - b[1].distance);
 
 function clearCut(matches: [Cell, Match][], skin: Skin): boolean {
   const [best, runnerUp] = [matches[0][1].distance, matches[1]?.[1].distance ?? Infinity];

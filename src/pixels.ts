@@ -209,3 +209,42 @@ export function scaleGrid(grid: Grid, k: number): Grid {
   if (grid.tops) scaled.tops = grid.tops.map((y) => y * k);
   return scaled;
 }
+
+/** Blocks per side of a patch's coarse view. */
+const BLOCKS = 4;
+
+/**
+ * A patch's coarse view: the mean of each channel over BLOCKS×BLOCKS blocks, times the square root of the
+ * block's pixel count, so that the squared distance between two coarse views never exceeds the summed
+ * squared distance between the patches (each block's pixels differ at least by their means' difference).
+ */
+export function coarseOf(patch: Patch): Float64Array {
+  const { size, rgb } = patch;
+  const blocks = min(BLOCKS, size);
+  const out = new Float64Array(blocks * blocks * 3);
+  const edge = (k: number) => floor((k * size) / blocks);
+  for (let by = 0; by < blocks; by++) {
+    for (let bx = 0; bx < blocks; bx++) {
+      const [x0, x1, y0, y1] = [edge(bx), edge(bx + 1), edge(by), edge(by + 1)];
+      const at = (by * blocks + bx) * 3;
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          const p = (y * size + x) * 3;
+          out[at] += rgb[p];
+          out[at + 1] += rgb[p + 1];
+          out[at + 2] += rgb[p + 2];
+        }
+      }
+      const scale = 1 / sqrt((x1 - x0) * (y1 - y0));
+      for (let c = 0; c < 3; c++) out[at + c] *= scale;
+    }
+  }
+  return out;
+}
+
+/** A lower bound of the RMS distance between two patches of one size, from their coarse views alone. */
+export function coarseDistance(a: Float64Array, b: Float64Array, size: number): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] - b[i]) ** 2;
+  return sqrt(sum / (size * size * 3));
+}

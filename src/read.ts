@@ -4,7 +4,7 @@
 import { debuglog } from 'node:util';
 import type { Analysis, Grid, Reading, RgbaImage, Skin, SkinFit } from './types';
 import { trimGrid } from './grid';
-import { classify } from './classify';
+import { classify, nearestDistances } from './classify';
 import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells } from './align';
 import { scaleGrid, shiftGrid } from './pixels';
 import { neighbours } from './board';
@@ -99,7 +99,7 @@ function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
  */
 function cellsPlaced(image: RgbaImage, grid: Grid, skin: Skin): boolean {
   const cells = sampleCells(grid, 64);
-  const fitOf = (g: Grid) => mean(classify(image, g, skin, { cells, search: false }).map((r) => r.distance));
+  const fitOf = (g: Grid) => mean(nearestDistances(image, g, skin, cells));
   const placed = fitOf(grid);
   const [dx, dy] = [grid.pitchX / 2, grid.pitchY / 2];
   const moved = Math.min(fitOf(shiftGrid(grid, dx, 0)), fitOf(shiftGrid(grid, 0, dy)), fitOf(shiftGrid(grid, dx, dy)));
@@ -137,7 +137,7 @@ const MAX_UNREADABLE = 0.3;
 async function chooseBoard(image: RgbaImage, candidates: (() => Grid)[], skinName?: string): Promise<{ grid: Grid; skin: Skin }> {
   const skins = skinName ? [await cachedSkin(skinName)] : await Promise.all((await builtinSkinNames()).map(cachedSkin));
   if (!skins.length) throw new Error('no skins available');
-  const fitOf = (grid: Grid, skin: Skin) => mean(classify(image, grid, skin, { cells: sampleCells(grid, 64), search: false }).map((r) => r.distance)) / skin.maxDistance;
+  const fitOf = (grid: Grid, skin: Skin) => mean(nearestDistances(image, grid, skin, sampleCells(grid, 64))) / skin.maxDistance;
   const closest: { grid: Grid; skin: Skin; fit: number }[] = [];
   for (const gridOf of candidates) {
     const grid = gridOf();
