@@ -1,9 +1,9 @@
 // The legend: each mark's symbol and how many there are, in a dark box under the board.
-import type { Grid, RgbaImage } from './types';
+import type { Grid, Rect, RgbaImage } from './types';
 import { conflictMark, escapeXml, f, guessMark, heatKey, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
 
 /** Counts beside the marks' own symbols, in a box under the board (above it, or inside, when there is no room). */
-export function legend(image: RgbaImage, grid: Grid, marks: Marks): string {
+export function legend(image: RgbaImage, grid: Grid, marks: Marks): { svg: string; box: Rect } {
   const size = Math.round(Math.min(Math.max(grid.pitchY * 0.6, 11), 22));
   const key: Grid = { rows: 1, cols: 1, left: 0, top: 0, pitchX: size * 1.3, pitchY: size * 1.3 };
   const items: [string, string][] = [
@@ -33,7 +33,8 @@ export function legend(image: RgbaImage, grid: Grid, marks: Marks): string {
     return `<g transform="translate(${f(at)},${f(row + size * 0.3)})">${symbol}</g><text x="${f(at + size * 1.6)}" y="${f(row + size * 1.3)}" ${font}>${text}</text>`;
   });
   const title = marks.headline ? `<text x="${f(left + size * 0.4)}" y="${f(top + size * 1.2)}" ${font} font-weight="bold">${escapeXml(marks.headline)}</text>` : '';
-  return `<rect x="${f(left)}" y="${f(top)}" width="${f(width)}" height="${f(height)}" rx="${f(size / 3)}" fill="#000" fill-opacity="0.75"/>${title}${parts.join('')}`;
+  const svg = `<rect x="${f(left)}" y="${f(top)}" width="${f(width)}" height="${f(height)}" rx="${f(size / 3)}" fill="#000" fill-opacity="0.75"/>${title}${parts.join('')}`;
+  return { svg, box: { left, top, width, height } };
 }
 
 function percentText(p: number): string {

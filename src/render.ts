@@ -1,18 +1,25 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Grid, RgbaImage } from './types';
+import type { Grid, Rect, RgbaImage } from './types';
+import { cellLeft, cellTop } from './pixels';
 import { conflictMark, guessMark, HEAT_GRADIENT, heatMark, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
 import { legend } from './legend';
 import type { DebugView } from './debug';
 
 export type { Marks } from './marks';
 
-/** Draws the marks over the screenshot: the result is a PNG the size of the input. */
+/**
+ * Draws the marks over the screenshot: the result is a PNG the size of the input. The SVG covers only the
+ * board and the legend (rasterising a whole desktop-sized SVG costs more than encoding the PNG).
+ */
 export async function render(image: RgbaImage, grid: Grid, marks: Marks): Promise<Buffer> {
+  const key = legend(image, grid, marks);
+  const area = overlayArea(image, grid, key.box);
   const svg = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${area.width}" height="${area.height}">`,
     HEAT_GRADIENT,
+    `<g transform="translate(${-area.left},${-area.top})">`,
     ...(marks.heat ?? []).map(({ cell, p }) => heatMark(grid, cell, p)),
     ...marks.mines.map((c) => mineMark(grid, c)),
     ...marks.safe.map((c) => safeMark(grid, c)),
@@ -22,13 +29,23 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks): Promis
     ...marks.wrongFlags.map((c) => wrongFlagMark(grid, c)),
     ...(marks.conflict ?? []).map((c) => conflictMark(grid, c)),
     ...(marks.bestGuess ? [guessMark(grid, marks.bestGuess.cell)] : []),
-    legend(image, grid, marks),
-    '</svg>',
+    key.svg,
+    '</g></svg>',
   ].join('');
   return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) })
-    .composite([{ input: Buffer.from(svg), left: 0, top: 0 }])
+    .composite([{ input: Buffer.from(svg), left: area.left, top: area.top }])
     .png()
     .toBuffer();
+}
+
+/** The board (and a cell around it, for marks' strokes) and the legend, within the image, in whole pixels. */
+function overlayArea(image: RgbaImage, grid: Grid, legendBox: Rect): Rect {
+  const board = { left: cellLeft(grid, 0), top: cellTop(grid, 0), right: cellLeft(grid, grid.cols - 1) + grid.pitchX, bottom: cellTop(grid, grid.rows - 1) + grid.pitchY };
+  const left = Math.max(0, Math.floor(Math.min(board.left - grid.pitchX, legendBox.left)));
+  const top = Math.max(0, Math.floor(Math.min(board.top - grid.pitchY, legendBox.top)));
+  const right = Math.min(image.width, Math.ceil(Math.max(board.right + grid.pitchX, legendBox.left + legendBox.width)));
+  const bottom = Math.min(image.height, Math.ceil(Math.max(board.bottom + grid.pitchY, legendBox.top + legendBox.height)));
+  return { left, top, width: Math.max(1, right - left), height: Math.max(1, bottom - top) };
 }
 
 /** The --debug picture: the view's crop of the screenshot, enlarged (nearest neighbour), under its SVG. */
