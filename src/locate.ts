@@ -1,5 +1,6 @@
 import { debuglog } from 'node:util';
 import type { Rect, RgbaImage } from './types';
+import { squareRegions } from './outlines';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { abs, floor, max, min, round } = Math;
@@ -39,17 +40,24 @@ const CANDIDATE_SIDES = 4;
  * Finds the board: the largest set of same-sized square outlines lying on one regular lattice. Outlines
  * come from several edge and threshold images, and each common outline size is tried as the cell size.
  */
-export async function locate(image: RgbaImage): Promise<Located> {
-  return (await locateAll(image))[0];
+export async function locate(image: RgbaImage, finder: OutlineFinder = 'own'): Promise<Located> {
+  return (await locateAll(image, finder))[0];
 }
+
+/**
+ * Where square outlines come from: 'own' finds the flat regions of a few binary images itself (a few ms,
+ * nothing to load); 'opencv' traces contours of Canny edges and a threshold with OpenCV (~300 ms and
+ * ~130 MB to load once), for the boards the first misses.
+ */
+export type OutlineFinder = 'own' | 'opencv';
 
 /**
  * Every candidate board, one per common outline size, the largest lattice first. A pattern inside the
  * board (dotted cell borders, a textured background) can out-count the cells: the caller picks among
  * them by how well a skin fits.
  */
-export async function locateAll(image: RgbaImage): Promise<Located[]> {
-  const outlines = await squareOutlines(image);
+export async function locateAll(image: RgbaImage, finder: OutlineFinder = 'own'): Promise<Located[]> {
+  const outlines = finder === 'opencv' ? await openCvOutlines(image) : squareRegions(image, { minSide: MIN_SIDE, maxSide: MAX_SIDE });
   const found: Located[] = [];
   for (const side of commonSides(outlines)) {
     const boxes = dedupe(outlines.filter((b) => abs(sideOf(b) - side) <= 0.12 * side + 1), side);
@@ -78,7 +86,7 @@ function loadOpenCv(): Promise<{ cv: OpenCv }> {
   return opencv;
 }
 
-async function squareOutlines(image: RgbaImage): Promise<Rect[]> {
+async function openCvOutlines(image: RgbaImage): Promise<Rect[]> {
   const { cv } = await loadOpenCv();
   const mats: { delete(): void }[] = [];
   const keep = <T extends { delete(): void }>(m: T): T => (mats.push(m), m);
@@ -160,12 +168,25 @@ function dedupe(boxes: Rect[], side: number): Rect[] {
 function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
   const along = axis === 'x' ? centerX : centerY;
   const across = axis === 'x' ? centerY : centerX;
+  const buckets = new Map<number, Rect[]>();
+  const key = (a: number, b: number) => a * 65536 + b;
+  for (const b of boxes) {
+    const k = key(floor(along(b) / side), floor(across(b) / side));
+    const bucket = buckets.get(k);
+    if (bucket) bucket.push(b);
+    else buckets.set(k, [b]);
+  }
   const gaps: number[] = [];
   for (const a of boxes) {
     let gap = Infinity;
-    for (const b of boxes) {
-      const d = along(b) - along(a);
-      if (d > 0.6 * side && d < gap && abs(across(b) - across(a)) < side / 3) gap = d;
+    const [ka, kb] = [floor(along(a) / side), floor(across(a) / side)];
+    for (let da = 0; da <= 2; da++) {
+      for (let db = -1; db <= 1; db++) {
+        for (const b of buckets.get(key(ka + da, kb + db)) ?? []) {
+          const d = along(b) - along(a);
+          if (d > 0.6 * side && d < gap && abs(across(b) - across(a)) < side / 3) gap = d;
+        }
+      }
     }
     if (gap < 1.9 * side) gaps.push(gap);
   }
@@ -180,11 +201,13 @@ function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
 function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
   const parent = boxes.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
-  const buckets = new Map<string, number[]>();
-  const key = (bx: number, by: number): string => `${bx},${by}`;
+  const buckets = new Map<number, number[]>();
+  const key = (bx: number, by: number): number => bx * 65536 + by;
   boxes.forEach((b, i) => {
     const k = key(floor(centerX(b) / pitchX), floor(centerY(b) / pitchY));
-    buckets.set(k, [...(buckets.get(k) ?? []), i]);
+    const bucket = buckets.get(k);
+    if (bucket) bucket.push(i);
+    else buckets.set(k, [i]);
   });
   boxes.forEach((a, i) => {
     const bx = floor(centerX(a) / pitchX);
@@ -198,7 +221,11 @@ function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
     }
   });
   const groups = new Map<number, Rect[]>();
-  boxes.forEach((b, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), b]));
+  boxes.forEach((b, i) => {
+    const group = groups.get(find(i));
+    if (group) group.push(b);
+    else groups.set(find(i), [b]);
+  });
   return [...groups.values()].sort((a, b) => b.length - a.length);
 }
 
