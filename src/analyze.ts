@@ -1,12 +1,12 @@
 import type { Analysis, Board, Coord, CounterModel, Grid, Reading, RgbaImage } from './types';
 import { decode } from './decode';
-import { type Located, locateAll } from './locate';
+import { type Located, type OutlineFinder, locateAll } from './locate';
 import { fitGrid } from './grid';
 import { scaleGrid, shrinkImage } from './pixels';
 import { analyzePosition, rereadings } from './position';
 import { parseCellName } from './board';
 import { counterTotal, readCounter } from './counter';
-import { readBoard, regionOf } from './read';
+import { readBoard, regionOf, type SkinReading } from './read';
 import { loadCounter } from './skin';
 
 export interface AnalyzeOptions {
@@ -29,12 +29,7 @@ export async function analyzeImage(input: string | Buffer, file: string, options
   const found: Partial<Analysis> = {};
   try {
     image = await decode(input);
-    const candidates = await locateAll(image);
-    const k = shrinkFactor(candidates);
-    const view = k > 1 ? shrinkImage(image, k) : image;
-    const grids = candidates.map((c) => () => scaleGrid(fitGrid(image as RgbaImage, c), 1 / k));
-    const { skin, readings, grid: viewGrid, fit } = await readBoard(view, grids, options.skin, found, k);
-    const grid = scaleGrid(viewGrid, k);
+    const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found);
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
     const read = boardFromReadings(grid, readings, options.mines ?? null);
     const model = await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
@@ -50,6 +45,33 @@ export async function analyzeImage(input: string | Buffer, file: string, options
   } catch (err) {
     return { image, analysis: { ...failed(file, err), ...found } };
   }
+}
+
+/**
+ * The board located and read from outlines found without OpenCV; when that leaves cells unreadable or
+ * finds no board that reads, also from OpenCV's outlines, and the reading with more cells read is kept
+ * (then the closer fit). Each finder's grid is a pixel off now and then where the other's is exact.
+ */
+async function readScreenshot(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>): Promise<SkinReading> {
+  const own = await readFrom(image, skinName, found, 'own').catch((err: unknown) => err as Error);
+  if (!(own instanceof Error) && own.readings.every((r) => !r.unreadable)) return own;
+  const opencv = await readFrom(image, skinName, found, 'opencv').catch((err: unknown) => err as Error);
+  if (opencv instanceof Error) {
+    if (own instanceof Error) throw opencv;
+    return own;
+  }
+  if (own instanceof Error) return opencv;
+  const score = (read: SkinReading) => read.readings.filter((r) => !r.unreadable).length - read.fit.meanDistance / (1 + read.fit.maxDistance);
+  return score(own) > score(opencv) ? own : opencv;
+}
+
+async function readFrom(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, finder: OutlineFinder): Promise<SkinReading> {
+  const candidates = await locateAll(image, finder);
+  const k = shrinkFactor(candidates);
+  const view = k > 1 ? shrinkImage(image, k) : image;
+  const grids = candidates.map((c) => () => scaleGrid(fitGrid(image, c), 1 / k));
+  const read = await readBoard(view, grids, skinName, found, k);
+  return { ...read, grid: scaleGrid(read.grid, k) };
 }
 
 /** Board → deductions, probabilities, reasons (or the conflict): the solver alone, for any board. */

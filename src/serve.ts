@@ -47,7 +47,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const problem = hostProblem(host, options.allowRemote ?? false);
   if (problem) throw new Error(problem);
   const skins = await builtinSkinNames();
-  await locate({ width: 16, height: 16, data: new Uint8Array(16 * 16 * 4) }).catch(() => undefined); // loads OpenCV now
+  await locate({ width: 16, height: 16, data: new Uint8Array(16 * 16 * 4) }, 'opencv').catch(() => undefined); // loads OpenCV now
   const context: Context = {
     files: pageFiles(skins),
     skins,
