@@ -2,7 +2,7 @@
 // the skin's templates. The outline fit is good to a pixel or so; small cells need better.
 import { debuglog } from 'node:util';
 import type { Coord, Grid, RgbaImage, Skin } from './types';
-import { classify } from './classify';
+import { classify, nearestDistances } from './classify';
 import { shiftGrid } from './pixels';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
@@ -13,32 +13,59 @@ const trace = debuglog('mine-assist');
 /**
  * Shifts the grid by up to two steps each way, then tries pitches a little off on each axis (scaled about
  * the board's centre, with the shift re-checked a step each way). A step is a pixel of the templates, not
- * of the screenshot: 2.5 px on a board scaled 250 %, half a pixel at 50 %.
+ * of the screenshot: 2.5 px on a board scaled 250 %, half a pixel at 50 %. Both searches climb: the shift
+ * moves to its best neighbour while that fits better, a pitch goes further off only while that helps.
+ * Last, on a board drawn at twice the templates' size or more, the shift is tried half a step each way:
+ * a whole pixel of the screenshot or more, where a large cell read with small templates fits sharply.
  */
 export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const sample = sampleCells(grid, 64);
-  const fitOf = (g: Grid) => mean(classify(image, g, skin, { cells: sample, search: false }).map((r) => r.distance));
+  const fitOf = (g: Grid) => mean(nearestDistances(image, g, skin, sample));
   const step = min(grid.pitchX, grid.pitchY) / 20;
   let best = { grid, fit: fitOf(grid) };
   if (best.fit <= ALIGNED * skin.maxDistance) return grid;
-  const consider = (candidate: Grid) => {
+  const consider = (candidate: Grid): boolean => {
     const fit = fitOf(candidate);
-    if (fit < best.fit - 1e-9) best = { grid: candidate, fit };
+    if (fit >= best.fit - 1e-9) return false;
+    best = { grid: candidate, fit };
+    return true;
   };
-  const start = best.grid;
-  for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) if (dx || dy) consider(shiftGrid(start, dx * step, dy * step));
+  const climb = (unit: number, reach: number) => {
+    const base = best.grid;
+    const tried = new Set(['0,0']);
+    for (let [x, y, moved] = [0, 0, true]; moved; ) {
+      moved = false;
+      const [fromX, fromY] = [x, y];
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const [nx, ny] = [fromX + dx, fromY + dy];
+          if (abs(nx) > reach || abs(ny) > reach || tried.has(`${nx},${ny}`)) continue;
+          tried.add(`${nx},${ny}`);
+          if (consider(shiftGrid(base, nx * unit, ny * unit))) [x, y, moved] = [nx, ny, true];
+        }
+      }
+    }
+  };
+  climb(step, 2);
   for (const axis of ['x', 'y'] as const) {
     const base = best.grid;
-    for (const k of PITCH_STEPS) for (const d of [-1, 0, 1]) consider(shiftGrid(scaled(base, axis, 1 + k), axis === 'x' ? d * step : 0, axis === 'y' ? d * step : 0));
+    for (const direction of [-1, 1]) {
+      for (const k of PITCH_STEPS) {
+        let better = false;
+        for (const d of [-1, 0, 1]) better = consider(shiftGrid(scaled(base, axis, 1 + direction * k), axis === 'x' ? d * step : 0, axis === 'y' ? d * step : 0)) || better;
+        if (!better) break;
+      }
+    }
   }
+  if (step >= 2) climb(step / 2, 1);
   return best.grid;
 }
 
 /** A sample this close (as a share of the skin's limit) is aligned already: a crisp screenshot at 100 %. */
 const ALIGNED = 0.05;
 
-/** Relative pitch changes tried on each axis: up to ±0.6 %, a third of a cell over 60 cells. */
-const PITCH_STEPS = [-0.006, -0.004, -0.002, 0.002, 0.004, 0.006];
+/** Relative pitch changes tried each way on each axis: up to ±0.6 %, a third of a cell over 60 cells. */
+const PITCH_STEPS = [0.002, 0.004, 0.006];
 
 
 function scaled(grid: Grid, axis: 'x' | 'y', factor: number): Grid {
@@ -74,7 +101,7 @@ export function alignLines(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const lined = lineAligned(image, grid);
   if (lined === grid) return grid;
   const sample = sampleCells(grid, 64);
-  const fitOf = (g: Grid) => mean(classify(image, g, skin, { cells: sample, search: false }).map((r) => r.distance));
+  const fitOf = (g: Grid) => mean(nearestDistances(image, g, skin, sample));
   const reach = round(0.1 * min(grid.pitchX, grid.pitchY));
   const offsets = Array.from({ length: 2 * reach + 1 }, (_, k) => k - reach);
   const bestOffset = (make: (o: number) => Grid) => offsets.map((o) => ({ o, fit: fitOf(make(o)) })).reduce((a, b) => (b.fit < a.fit ? b : a)).o;
