@@ -12,10 +12,13 @@ const ma = require('../dist/index.js');
 const { encode } = require('../dist/encode.js');
 const { solve } = require('../dist/solve.js');
 const { probabilities } = require('../dist/probability.js');
+const { locateAll } = require('../dist/locate.js');
+const { readBoard } = require('../dist/read.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
 const RUNS = 15;
+const BATCH = 200;
 
 /** @param {number[]} xs */
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -27,25 +30,33 @@ async function time(fn) {
   return performance.now() - t;
 }
 
-/** @param {string} file @param {string | undefined} skinName */
+/**
+ * Each stage as analyzeImage runs it: locate = square outlines and lattices (no OpenCV), grid = the fit of
+ * each candidate, read = choosing the skin, aligning the grid to it and reading every cell.
+ * @param {string} file @param {string | undefined} skinName
+ */
 async function stages(file, skinName) {
-  const skin = await ma.loadSkin(skinName ?? 'xdemineur');
   const bytes = fs.readFileSync(file);
   /** @type {Record<string, number[]>} */
-  const t = { decode: [], locate: [], grid: [], classify: [], 'encode+solve': [], render: [] };
+  const t = { decode: [], locate: [], grid: [], read: [], encode: [], solve: [], render: [], 'in-process': [] };
   for (let i = 0; i < RUNS + 2; i++) {
-    let image, located, grid, readings, deductions;
+    /** @type {any} */ let image; /** @type {any} */ let candidates; /** @type {any} */ let grids; /** @type {any} */ let read; /** @type {any} */ let problem; /** @type {any} */ let deductions;
     const d = [
       await time(async () => (image = await ma.decode(bytes))),
-      await time(async () => (located = await ma.locate(image))),
-      await time(() => (grid = ma.fitGrid(image, located))),
-      await time(() => (readings = ma.classify(image, grid, skin))),
+      await time(async () => (candidates = await locateAll(image))),
+      await time(() => (grids = candidates.map((/** @type {any} */ c) => ma.fitGrid(image, c)))),
+      await time(async () => (read = await readBoard(image, grids.map((/** @type {any} */ g) => () => g), skinName, {}, 1))),
       await time(() => {
-        const cells = Array.from({ length: grid.rows }, () => new Array(grid.cols).fill('.'));
-        for (const r of readings) cells[r.row][r.col] = r.cell;
-        deductions = solve(encode({ rows: grid.rows, cols: grid.cols, cells, totalMines: null }));
+        const cells = Array.from({ length: read.grid.rows }, () => new Array(read.grid.cols).fill('.'));
+        for (const r of read.readings) cells[r.row][r.col] = r.cell;
+        problem = encode({ rows: read.grid.rows, cols: read.grid.cols, cells, totalMines: null });
       }),
-      await time(() => ma.render(image, grid, { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] })),
+      await time(() => (deductions = solve(problem))),
+      await time(() => ma.render(image, read.grid, { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] })),
+      await time(async () => {
+        const { image: decoded, analysis } = await ma.analyzeImage(bytes, file, { skin: skinName });
+        if (decoded && analysis.grid) await ma.render(decoded, analysis.grid, { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] });
+      }),
     ];
     if (i >= 2) Object.keys(t).forEach((k, j) => t[k].push(d[j]));
     void deductions;
@@ -67,6 +78,7 @@ function wholeProcess(args) {
 async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mine-assist-bench-'));
   const cases = [{ name: 'xdemineur s2-03 (30×16, 1280×1024)', file: path.join(ROOT, 'fixtures/xdemineur/s2-03.png'), skin: undefined }];
+  cases.push({ name: 'GNOME Mines s2-02 (16×16, 1280×1024)', file: path.join(ROOT, 'fixtures/gnome-mines/s2-02.png'), skin: undefined });
   const mine01 = path.join(SHARED, 'corpus/win7/mine01.png');
   if (fs.existsSync(mine01)) {
     const skinDir = path.join(tmp, 'win7');
@@ -83,18 +95,18 @@ async function main() {
   }
   const batch = batchTable(tmp);
   fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; whole process: 5 runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
+  console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = analyzeImage + render; whole process: 5 runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
-  console.log('\nbatch of 40 screenshots (the 5 held-out xdemineur shots, 8 copies each), one process: wall time, throughput, peak RSS');
+  console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16), one process: wall time, throughput, peak RSS`);
   console.table(batch);
   solverTable();
 }
 
-/** A folder of 40 screenshots through the CLI in a fresh process at --jobs 1 and 2. @param {string} tmp */
+/** A folder of BATCH screenshots through the CLI in a fresh process at --jobs 1 and 2. @param {string} tmp */
 function batchTable(tmp) {
   const dir = path.join(tmp, 'batch');
   fs.mkdirSync(dir);
-  for (let i = 0; i < 40; i++) fs.copyFileSync(path.join(ROOT, `fixtures/xdemineur/s2-0${(i % 5) + 1}.png`), path.join(dir, `shot${String(i).padStart(2, '0')}.png`));
+  for (let i = 0; i < BATCH; i++) fs.copyFileSync(path.join(ROOT, `fixtures/xdemineur/s2-0${(i % 5) + 1}.png`), path.join(dir, `shot${String(i).padStart(3, '0')}.png`));
   return [1, 2].map((jobs) => {
     const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}).main(${JSON.stringify([dir, '-o', path.join(tmp, `out${jobs}`), '--jobs', String(jobs)])})`
       + '.then(() => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`))';
@@ -102,7 +114,7 @@ function batchTable(tmp) {
     const out = spawnSync(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] }).stderr.toString();
     const seconds = (performance.now() - t) / 1000;
     const rss = Number(/maxrss (\d+)/.exec(out)?.[1] ?? 0) / 1024;
-    return { jobs, 'wall s': seconds.toFixed(1), 'images / s': (40 / seconds).toFixed(1), 'peak RSS MB': rss.toFixed(0) };
+    return { jobs, 'wall s': seconds.toFixed(1), 'images / s': (BATCH / seconds).toFixed(1), 'peak RSS MB': rss.toFixed(0) };
   });
 }
 
