@@ -8,6 +8,7 @@ import { parseCellName } from './board';
 import { counterTotal, readCounter } from './counter';
 import { readBoard, regionOf, type SkinReading } from './read';
 import { loadCounter } from './skin';
+import { cutSides, type Side } from './cut';
 
 export interface AnalyzeOptions {
   /** A built-in skin name or a skin folder; all built-in skins are tried (best fit wins) when absent. */
@@ -15,6 +16,8 @@ export interface AnalyzeOptions {
   /** Total mines in the game, flags included; overrides a board header. */
   mines?: number | null;
   trustFlags?: boolean;
+  /** Edges where the board may go on past the screenshot: their counts and any total are not used. */
+  cutSides?: Side[];
 }
 
 export interface ImageAnalysis {
@@ -31,9 +34,12 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     image = await decode(input);
     const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found);
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
+    const cut = cutSides(image, grid);
+    if (cut.length) options = { ...options, mines: null, cutSides: cut };
     const read = boardFromReadings(grid, readings, options.mines ?? null);
     const model = await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
     const counter = model ? counterTotal(readCounter(image, grid, model), read, options.mines ?? null) : null;
+    if (cut.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge: counter not used` });
     const board = counter?.used ? { ...read, totalMines: counter.total } : read;
     let analysis = analyzeBoard(board, file, options);
     if (counter?.used && analysis.status === 'inconsistent' && analyzeBoard(read, file, options).status === 'ok') {
@@ -93,7 +99,7 @@ export function analyzeBoard(board: Board, file: string, options: AnalyzeOptions
 }
 
 function positionOptions(board: Board, options: AnalyzeOptions) {
-  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false };
+  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false, cutSides: options.cutSides };
 }
 
 export function failed(file: string, err: unknown): Analysis {

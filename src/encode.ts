@@ -1,12 +1,18 @@
 // Turns a board into "exactly N of these cells are mines" constraints for the solver.
 import { cellName, neighbours } from './board';
 import type { Board, Constraint, Problem } from './types';
+import type { Side } from './cut';
 
 export interface EncodeOptions {
   /** Total mines in the game, flags included. undefined: use board.totalMines; null: no total. */
   totalMines?: number | null;
   /** Treat flags as known mines instead of hints. */
   trustFlags?: boolean;
+  /**
+   * Edges where the board may go on past the screenshot: the counts along them see unseen cells, so they
+   * say nothing here, and no total holds for the cells shown.
+   */
+  cutSides?: Side[];
 }
 
 type Kind = 'unknown' | 'mine' | 'safe' | 'count';
@@ -26,17 +32,20 @@ export function encode(board: Board, options: EncodeOptions = {}): Problem {
   const unknowns: string[] = [];
   const constraints: Constraint[] = [];
   let knownMines = 0;
+  const cut = new Set(options.cutSides ?? []);
+  const onCutEdge = (r: number, c: number) => (r === 0 && cut.has('top')) || (r === board.rows - 1 && cut.has('bottom'))
+    || (c === 0 && cut.has('left')) || (c === board.cols - 1 && cut.has('right'));
   for (let r = 0; r < board.rows; r++) {
     for (let c = 0; c < board.cols; c++) {
       if (kinds[r][c] === 'unknown') unknowns.push(cellName(r, c));
       if (kinds[r][c] === 'mine') knownMines++;
-      if (kinds[r][c] === 'count') {
+      if (kinds[r][c] === 'count' && !onCutEdge(r, c)) {
         const witness = witnessConstraint(board, kinds, r, c);
         if (witness !== null) constraints.push(witness);
       }
     }
   }
-  const total = options.totalMines !== undefined ? options.totalMines : board.totalMines;
+  const total = cut.size ? null : options.totalMines !== undefined ? options.totalMines : board.totalMines;
   if (total !== null && (unknowns.length > 0 || total !== knownMines)) {
     constraints.push({ cells: unknowns, count: total - knownMines, source: 'total' });
   }

@@ -10,11 +10,14 @@ import { findConflict } from './conflict';
 import { bestGuess } from './guess';
 import { suggestRereadings } from './reread';
 import { cellName } from './board';
+import type { Side } from './cut';
 
 export interface PositionOptions {
   /** Total mines in the game, flags included; null when unknown. */
   totalMines: number | null;
   trustFlags: boolean;
+  /** Edges where the board may go on past the screenshot (encode.ts). */
+  cutSides?: Side[];
 }
 
 export interface Position {
@@ -32,6 +35,7 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
   const deductions = solve(problem);
   const flags = flagReport(board, deductions, options.trustFlags);
   const notes = options.trustFlags && flags.trusted.length ? [`${flags.trusted.length} flags trusted as mines (--trust-flags), not checked`] : [];
+  if (options.cutSides?.length) notes.push(`the board may go on past the image's ${options.cutSides.join(' and ')} edge: the counts along it and the mine total are not used`);
   if (deductions.status === 'inconsistent') {
     const conflict = findConflict(problem);
     if (conflict.sources.includes('total')) notes.push('the total mine count is part of the contradiction');

@@ -20,6 +20,8 @@ test('held-out shots of every game are there', () => {
 });
 
 // KMines' antialiased status-bar text is read on only some shots (README: the counter); the others, always.
+// ace's small boards sit 3 px from the screen's left edge: a board that may go on past the image has no
+// total, so there the counter is read but not used.
 const used = new Map<string, number>();
 
 test.each(SHOTS)('%s: a counter used gives the true total; read on every shot but KMines\'', async (shot) => {
@@ -27,6 +29,9 @@ test.each(SHOTS)('%s: a counter used gives the true total; read on every shot bu
   if (analysis.counter?.used) {
     expect(analysis.board?.totalMines).toBe(trueTotal(shot));
     used.set(path.dirname(shot), (used.get(path.dirname(shot)) ?? 0) + 1);
+  } else if (analysis.counter?.read) {
+    expect(analysis.counter.note).toMatch(/may go on past the image's left edge/);
+    expect(analysis.board?.totalMines).toBeNull();
   } else {
     expect(shot.startsWith('kmines')).toBe(true);
   }
