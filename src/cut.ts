@@ -1,7 +1,7 @@
 // A board cut off by the edge of the screenshot: its counts along that edge see cells the image does not
 // show, so they cannot be used, nor a mine total for the whole game.
 import type { Grid, RgbaImage } from './types';
-import { cellLeft, cellTop } from './pixels';
+import { gridEdges } from './pixels';
 
 export type Side = 'top' | 'bottom' | 'left' | 'right';
 
@@ -12,10 +12,7 @@ export type Side = 'top' | 'bottom' | 'left' | 'right';
  * borders every pitch. A strip too thin to tell counts as cut.
  */
 export function cutSides(image: RgbaImage, grid: Grid): Side[] {
-  const left = cellLeft(grid, 0);
-  const top = cellTop(grid, 0);
-  const right = cellLeft(grid, grid.cols - 1) + grid.pitchX;
-  const bottom = cellTop(grid, grid.rows - 1) + grid.pitchY;
+  const { left, top, right, bottom } = gridEdges(grid);
   const strips: [Side, number, number, number, number, boolean][] = [
     ['left', 0, Math.floor(left) - 1, top, bottom, true],
     ['right', Math.ceil(right) + 1, image.width, top, bottom, true],

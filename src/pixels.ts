@@ -36,6 +36,11 @@ export function cellPatch(image: RgbaImage, grid: Grid, row: number, col: number
 export const cellLeft = (grid: Grid, col: number): number => grid.lefts?.[col] ?? grid.left + col * grid.pitchX;
 export const cellTop = (grid: Grid, row: number): number => grid.tops?.[row] ?? grid.top + row * grid.pitchY;
 
+/** The grid's outer edges in the image: its first column's left, its last column's right, and so on. */
+export function gridEdges(grid: Grid): { left: number; top: number; right: number; bottom: number } {
+  return { left: cellLeft(grid, 0), top: cellTop(grid, 0), right: cellLeft(grid, grid.cols - 1) + grid.pitchX, bottom: cellTop(grid, grid.rows - 1) + grid.pitchY };
+}
+
 /** The grid moved by (dx, dy) pixels. */
 export function shiftGrid(grid: Grid, dx: number, dy: number): Grid {
   const moved: Grid = { ...grid, left: grid.left + dx, top: grid.top + dy };

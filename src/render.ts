@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Grid, Rect, RgbaImage } from './types';
-import { cellLeft, cellTop } from './pixels';
+import { gridEdges } from './pixels';
 import { conflictMark, guessMark, HEAT_GRADIENT, heatMark, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
 import { legend } from './legend';
 import type { DebugView } from './debug';
@@ -40,7 +40,7 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks): Promis
 
 /** The board (and a cell around it, for marks' strokes) and the legend, within the image, in whole pixels. */
 function overlayArea(image: RgbaImage, grid: Grid, legendBox: Rect): Rect {
-  const board = { left: cellLeft(grid, 0), top: cellTop(grid, 0), right: cellLeft(grid, grid.cols - 1) + grid.pitchX, bottom: cellTop(grid, grid.rows - 1) + grid.pitchY };
+  const board = gridEdges(grid);
   const left = Math.max(0, Math.floor(Math.min(board.left - grid.pitchX, legendBox.left)));
   const top = Math.max(0, Math.floor(Math.min(board.top - grid.pitchY, legendBox.top)));
   const right = Math.min(image.width, Math.ceil(Math.max(board.right + grid.pitchX, legendBox.left + legendBox.width)));
