@@ -1,5 +1,5 @@
 // @ts-check
-// npm run eval -- <dir> [--variants] [--learn]: reads every screenshot in <dir> (recursively) that has a ground-truth
+// npm run eval -- <dir> [--variants | --variant=150%,jpeg75] [--misses] [--learn]: reads every screenshot in <dir> (recursively) that has a ground-truth
 // board text beside it (<name>.board.txt; <name>.mines.txt, when present, checks every deduction), and
 // prints per skin: boards located, cells right / total, unreadable rate, false deductions, and the mine counter
 // read and used with the true total (<name>.meta.json `mines`; a wrong total used is counted apart). Folders named
@@ -61,8 +61,12 @@ function trueTotal(file) {
 async function main() {
   const args = process.argv.slice(2);
   const dir = args.find((a) => !a.startsWith('--'));
-  if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants] [--learn]');
-  const variants = args.includes('--variants') ? Object.keys(VARIANTS) : ['100%'];
+  if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants | --variant=150%,jpeg75] [--misses] [--learn]');
+  const named = args.find((a) => a.startsWith('--variant='))?.slice('--variant='.length).split(',');
+  const unknown = named?.find((v) => !(v in VARIANTS));
+  if (unknown) throw new Error(`unknown variant ${unknown} (known: ${Object.keys(VARIANTS).join(', ')})`);
+  const variants = named ?? (args.includes('--variants') ? Object.keys(VARIANTS) : ['100%']);
+  const misses = [];
   /** @type {Map<string, {boards:number, located:number, right:number, cells:number, unreadable:number, falseDeductions:number}>} */
   const table = new Map();
   const failures = [];
@@ -87,7 +91,12 @@ async function main() {
       if (b && b.rows === truth.rows && b.cols === truth.cols) {
         row.located++;
         row.skins.add(analysis.skin);
-        for (let r = 0; r < b.rows; r++) for (let c = 0; c < b.cols; c++) if (b.cells[r][c] === truth.cells[r][c]) row.right++;
+        const wrong = [];
+        for (let r = 0; r < b.rows; r++) for (let c = 0; c < b.cols; c++) {
+          if (b.cells[r][c] === truth.cells[r][c]) row.right++;
+          else wrong.push(`r${r}c${c} ${truth.cells[r][c]}→${b.cells[r][c]}`);
+        }
+        if (wrong.length) misses.push(`${key} ${path.basename(file)}: ${wrong.length} (${wrong.slice(0, 8).join(', ')}${wrong.length > 8 ? ', …' : ''})`);
         row.unreadable += analysis.unreadable.length;
         const d = analysis.deductions;
         if (d && mines) row.falseDeductions += d.mines.filter((n) => !mines.has(n)).length + d.safe.filter((n) => mines.has(n)).length;
@@ -106,6 +115,7 @@ async function main() {
     + ` = ${((100 * sum((r) => r.right)) / sum((r) => r.cells)).toFixed(3)}%, unreadable ${sum((r) => r.unreadable)}, false deductions ${sum((r) => r.falseDeductions)},`
     + ` counter used with the true total ${sum((r) => r.countersRight)}/${sum((r) => r.counters)}, wrong total used ${sum((r) => r.countersWrong)}`);
   for (const f of failures) console.log('not located:', f);
+  if (args.includes('--misses')) for (const m of misses) console.log('cells not right:', m);
 }
 
 main().catch((err) => {
