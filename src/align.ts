@@ -47,6 +47,7 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
     }
   };
   climb(step, 2);
+  if (step >= 2) consider(searchMisfits(image, best.grid, skin, sample, step));
   for (const axis of ['x', 'y'] as const) {
     const base = best.grid;
     for (const direction of [-1, 1]) {
@@ -60,6 +61,38 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   if (step >= 2) climb(step / 2, 1);
   return best.grid;
 }
+
+/**
+ * Where most of a board is plain (open 0s fit anywhere) and hidden cells fit a few pixels either way, only
+ * the count glyphs tell where the cells are, and only within a pixel or two: the sample's mean is flat
+ * elsewhere and a climb in whole steps of 2 px or more has nothing to follow (xbomb's 75 px cells at 150 %,
+ * 6 px off; with smaller steps the climb lands near enough to feel the glyphs). The cells that fit
+ * no template are then tried alone at every half step within two steps each way. Their best shift is
+ * returned if there they fit, and twice as well as before (the caller keeps it only if the whole sample
+ * fits better too); cells that fit nowhere (a panel in the grid's outer strip) leave the grid as it was.
+ */
+function searchMisfits(image: RgbaImage, grid: Grid, skin: Skin, sample: Coord[], step: number): Grid {
+  const distances = nearestDistances(image, grid, skin, sample);
+  const misfits = sample.filter((_, i) => distances[i] > MISFIT * skin.maxDistance);
+  if (misfits.length < MIN_MISFITS) return grid;
+  const cells = misfits.slice(0, MAX_MISFITS);
+  const before = mean(nearestDistances(image, grid, skin, cells));
+  let best = { grid, fit: before };
+  for (let y = -4; y <= 4; y++) {
+    for (let x = -4; x <= 4; x++) {
+      const shifted = shiftGrid(grid, (x * step) / 2, (y * step) / 2);
+      const fit = mean(nearestDistances(image, shifted, skin, cells));
+      if (fit < best.fit) best = { grid: shifted, fit };
+    }
+  }
+  trace('misfits: %d cells, fit %s → %s at %s,%s', cells.length, before.toFixed(2), best.fit.toFixed(2), (best.grid.left - grid.left).toFixed(2), (best.grid.top - grid.top).toFixed(2));
+  return best.fit <= MISFIT * skin.maxDistance && best.fit <= before / 2 ? best.grid : grid;
+}
+
+/** A sample cell this far from every template (as a share of the skin's limit) fits nowhere yet. */
+const MISFIT = 0.25;
+const MIN_MISFITS = 3;
+const MAX_MISFITS = 12;
 
 /** A sample this close (as a share of the skin's limit) is aligned already: a crisp screenshot at 100 %. */
 const ALIGNED = 0.05;
