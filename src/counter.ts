@@ -22,17 +22,37 @@ export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): 
   // a character the skin lacks would be read as its nearest look-alike
   if (![...needed].every((c) => known.has(c))) return { read: false, text: null, remaining: null, total: null, box: null };
   for (const place of model.places) {
-    const box = placeBox(grid, place);
-    const words = wordsIn(image, box);
-    // a glyph cut by the box's edge (the place rounds differently at other scales): once more in a wider box
-    const again = words.some((w) => w.some((g) => g.clipped)) ? wordsIn(image, grown(box, CLIPPED_MARGIN)) : [];
-    for (const word of [...words, ...again]) {
-      for (const glyphs of [word, joinThinBars(word)]) {
-        const text = readWord(glyphs, model.glyphs);
-        const found = parseCounter(text, model.kind);
-        if (found) return { read: true, text: found.text, remaining: found.remaining, total: found.total, box: wordBox(word) };
-        if (/\d/.test(text)) seen ??= text;
-      }
+    for (const shift of PLACE_SHIFTS) {
+      const found = readPlace(image, shifted(placeBox(grid, place), shift), model);
+      if (found.read) return found;
+      seen ??= found.text;
+    }
+  }
+  return { read: false, text: seen, remaining: null, total: null, box: null };
+}
+
+/**
+ * The place is found from the grid, which may sit a pixel off at other scales: a box whose top or bottom
+ * cut the glyphs is read again moved down and up by these shares of its height.
+ */
+const PLACE_SHIFTS = [0, 0.05, -0.05, 0.1, -0.1];
+
+function shifted(box: Rect, share: number): Rect {
+  return { ...box, top: box.top + share * box.height };
+}
+
+/** The first word in the box that reads as a counter; else the first text with a digit seen there. */
+function readPlace(image: RgbaImage, box: Rect, model: CounterModel): CounterReading {
+  let seen: string | null = null;
+  const words = wordsIn(image, box);
+  // a glyph cut by the box's edge (the place rounds differently at other scales): once more in a wider box
+  const again = words.some((w) => w.some((g) => g.clipped)) ? wordsIn(image, grown(box, CLIPPED_MARGIN)) : [];
+  for (const word of [...words, ...again]) {
+    for (const glyphs of [word, joinThinBars(word)]) {
+      const text = readWord(glyphs, model.glyphs);
+      const found = parseCounter(text, model.kind);
+      if (found) return { read: true, text: found.text, remaining: found.remaining, total: found.total, box: wordBox(word) };
+      if (/\d/.test(text)) seen ??= text;
     }
   }
   return { read: false, text: seen, remaining: null, total: null, box: null };
@@ -108,8 +128,8 @@ export function counterTotal(counter: CounterReading, board: Board, given: numbe
   const total = counter.total ?? counter.remaining + flags;
   if (given !== null) return report(false, `--mines ${given} given`, total);
   if (counter.total !== null && counter.total - counter.remaining !== flags) {
-    return report(false, `counter shows ${counter.total - counter.remaining} flags, the board ${flags}: not used`, total);
+    return report(false, `counter shows ${counter.total - counter.remaining} flags, the board ${flags}`, total);
   }
-  if (counter.remaining > covered - flags) return report(false, `counter shows ${counter.remaining} mines left, more than the hidden cells: not used`, total);
+  if (counter.remaining > covered - flags) return report(false, `counter shows ${counter.remaining} mines left, more than the hidden cells`, total);
   return report(true, null, total);
 }
