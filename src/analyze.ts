@@ -8,7 +8,7 @@ import { parseCellName } from './board';
 import { counterTotal, readCounter } from './counter';
 import { readBoard, regionOf, type SkinReading } from './read';
 import { loadCounter } from './skin';
-import { cutSides, type Side } from './cut';
+import { cutSides, openSides, type Side } from './cut';
 
 export interface AnalyzeOptions {
   /** A built-in skin name or a skin folder; all built-in skins are tried (best fit wins) when absent. */
@@ -18,6 +18,8 @@ export interface AnalyzeOptions {
   trustFlags?: boolean;
   /** Edges where the board may go on past the screenshot: their counts and any total are not used. */
   cutSides?: Side[];
+  /** Sides of the grid beyond which cells read as board: the same. */
+  openSides?: Side[];
 }
 
 export interface ImageAnalysis {
@@ -35,15 +37,17 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found);
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
     const cut = cutSides(image, grid);
-    if (cut.length) options = { ...options, mines: null, cutSides: cut };
+    const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
+    if (cut.length || open.length) options = { ...options, mines: null, cutSides: cut, openSides: open };
     const read = boardFromReadings(grid, readings, options.mines ?? null);
     const model = await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
     const counter = model ? counterTotal(readCounter(image, grid, model), read, options.mines ?? null) : null;
-    if (cut.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge: counter not used` });
+    if (cut.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge` });
+    if (open.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past its ${open.join(' and ')} side` });
     const board = counter?.used ? { ...read, totalMines: counter.total } : read;
     let analysis = analyzeBoard(board, file, options);
     if (counter?.used && analysis.status === 'inconsistent' && analyzeBoard(read, file, options).status === 'ok') {
-      Object.assign(counter, { used: false, note: `the board cannot hold ${counter.total} mines: counter not used` });
+      Object.assign(counter, { used: false, note: `the board cannot hold ${counter.total} mines` });
       analysis = analyzeBoard(read, file, options);
     }
     const suggestions = analysis.conflict ? rereadings(analysis.board ?? board, readings, analysis.conflict, positionOptions(board, options)) : [];
@@ -99,7 +103,7 @@ export function analyzeBoard(board: Board, file: string, options: AnalyzeOptions
 }
 
 function positionOptions(board: Board, options: AnalyzeOptions) {
-  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false, cutSides: options.cutSides };
+  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false, cutSides: options.cutSides, openSides: options.openSides };
 }
 
 export function failed(file: string, err: unknown): Analysis {

@@ -1,28 +1,44 @@
-// A board cut off by the edge of the screenshot: its counts along that edge see cells the image does not
-// show, so they cannot be used, nor a mine total for the whole game.
-import type { Grid, RgbaImage } from './types';
-import { gridEdges } from './pixels';
+// A board that may go on past what was read — cut off by the edge of the screenshot, or with cells beyond
+// the grid: its counts along that side see cells not read, so they cannot be used, nor a mine total.
+import type { Coord, Grid, RgbaImage, Skin } from './types';
+import { cellLeft, cellTop, gridEdges } from './pixels';
+import { classify } from './classify';
 
 export type Side = 'top' | 'bottom' | 'left' | 'right';
 
 /**
  * The sides on which the board may go on past the image: less than a cell between the grid and the
- * image's edge, and that strip is not plain. A frame or window border is plain along its length, or a fine
- * pattern that repeats every few pixels (ace's dotted backdrop); a strip of cut cells is crossed by their
- * borders every pitch. A strip too thin to tell counts as cut.
+ * image's edge, and that strip is not plain or is crossed at the grid's lines. A frame or window border is
+ * plain along its length, or a fine pattern that repeats every few pixels (ace's dotted backdrop); a strip
+ * of cut cells is crossed by their borders every pitch, even where the cells are flat tiles with faint gaps
+ * (GNOME Mines) and the strip is plain on the whole. A strip too thin to tell counts as cut.
  */
 export function cutSides(image: RgbaImage, grid: Grid): Side[] {
   const { left, top, right, bottom } = gridEdges(grid);
-  const strips: [Side, number, number, number, number, boolean][] = [
-    ['left', 0, Math.floor(left) - 1, top, bottom, true],
-    ['right', Math.ceil(right) + 1, image.width, top, bottom, true],
-    ['top', 0, Math.floor(top) - 1, left, right, false],
-    ['bottom', Math.ceil(bottom) + 1, image.height, left, right, false],
+  const strips: Strip[] = [
+    { side: 'left', from: 0, to: Math.floor(left) - 1, alongFrom: top, alongTo: bottom, vertical: true },
+    { side: 'right', from: Math.ceil(right) + 1, to: image.width, alongFrom: top, alongTo: bottom, vertical: true },
+    { side: 'top', from: 0, to: Math.floor(top) - 1, alongFrom: left, alongTo: right, vertical: false },
+    { side: 'bottom', from: Math.ceil(bottom) + 1, to: image.height, alongFrom: left, alongTo: right, vertical: false },
   ];
   return strips
-    .filter(([, from, to, , , vertical]) => to - from < (vertical ? grid.pitchX : grid.pitchY))
-    .filter(([, from, to, alongFrom, alongTo, vertical]) => to - from < MIN_STRIP || !plain(image, from, to, alongFrom, alongTo, vertical))
-    .map(([side]) => side);
+    .filter((s) => s.to - s.from < (s.vertical ? grid.pitchX : grid.pitchY))
+    .filter((s) => {
+      if (s.to - s.from < MIN_STRIP) return true;
+      const lag = plainLag(image, s);
+      return lag === null || crossedAtLines(image, s, grid, lag);
+    })
+    .map((s) => s.side);
+}
+
+/** Columns [from, to) over rows alongFrom–alongTo (vertical), or rows [from, to) over columns alongFrom–alongTo. */
+interface Strip {
+  side: Side;
+  from: number;
+  to: number;
+  alongFrom: number;
+  alongTo: number;
+  vertical: boolean;
 }
 
 /** A strip thinner than this (pixels) cannot be told from the edge of a cell. */
@@ -32,25 +48,93 @@ const MIN_STRIP = 2;
 const PLAIN = 12;
 const MAX_PERIOD = 6;
 
-function plain(image: RgbaImage, from: number, to: number, alongFrom: number, alongTo: number, vertical: boolean): boolean {
-  for (let lag = 1; lag <= MAX_PERIOD; lag++) if (variation(image, from, to, alongFrom, alongTo, vertical, lag) <= PLAIN) return true;
-  return false;
+/** The lag at which the strip varies least (its pattern's period; 1 for a flat strip) if it is plain there, else null. */
+function plainLag(image: RgbaImage, strip: Strip): number | null {
+  let best = { lag: 1, variation: Infinity };
+  for (let lag = 1; lag <= MAX_PERIOD; lag++) {
+    const v = variation(image, strip, lag);
+    if (v < best.variation - 1e-9) best = { lag, variation: v };
+  }
+  return best.variation <= PLAIN ? best.lag : null;
 }
 
-/** Mean absolute grey step between pixels `lag` apart along the strip: columns [from, to) over rows alongFrom–alongTo, or the transpose. */
-function variation(image: RgbaImage, from: number, to: number, alongFrom: number, alongTo: number, vertical: boolean, lag: number): number {
-  const gray = (x: number, y: number) => {
-    const p = (y * image.width + x) * 4;
-    return 0.3 * image.data[p] + 0.59 * image.data[p + 1] + 0.11 * image.data[p + 2];
-  };
-  const limit = vertical ? image.height : image.width;
-  const [start, end] = [Math.max(0, Math.round(alongFrom)), Math.min(limit - 1, Math.round(alongTo))];
+/** Mean absolute grey step between pixels `lag` apart along the strip. */
+function variation(image: RgbaImage, strip: Strip, lag: number): number {
+  const [start, end] = alongRange(image, strip);
   let [sum, n] = [0, 0];
-  for (let across = Math.max(0, from); across < to; across++) {
+  for (let across = Math.max(0, strip.from); across < strip.to; across++) {
     for (let along = start; along < end - lag; along++) {
-      sum += vertical ? Math.abs(gray(across, along + lag) - gray(across, along)) : Math.abs(gray(along + lag, across) - gray(along, across));
+      sum += Math.abs(step(image, strip, across, along, lag));
       n++;
     }
   }
   return n ? sum / n : 0;
 }
+
+/**
+ * Whether a visible grey step (between pixels `lag` apart: a plain pattern's period) lies within a pixel or
+ * two of most of the grid's inner lines where they cross the strip: the borders or gaps of cut cells. Text
+ * in a menu bar steps at some lines, not at most; a fine backdrop pattern does not step at its own period.
+ */
+function crossedAtLines(image: RgbaImage, strip: Strip, grid: Grid, lag: number): boolean {
+  const lines = strip.vertical
+    ? Array.from({ length: grid.rows - 1 }, (_, k) => cellTop(grid, k + 1))
+    : Array.from({ length: grid.cols - 1 }, (_, k) => cellLeft(grid, k + 1));
+  const [start, end] = alongRange(image, strip);
+  const crossed = lines.filter((line) => {
+    for (let along = Math.max(start, Math.round(line) - LINE_REACH - lag + 1); along <= Math.min(end - lag - 1, Math.round(line) + LINE_REACH); along++) {
+      for (let across = Math.max(0, strip.from); across < strip.to; across++) if (Math.abs(step(image, strip, across, along, lag)) >= LINE_STEP) return true;
+    }
+    return false;
+  });
+  return lines.length >= MIN_LINES && crossed.length >= LINES_CROSSED * lines.length;
+}
+
+const LINE_REACH = 2;
+const LINE_STEP = 12;
+const MIN_LINES = 3;
+const LINES_CROSSED = 0.7;
+
+function alongRange(image: RgbaImage, strip: Strip): [number, number] {
+  const limit = strip.vertical ? image.height : image.width;
+  return [Math.max(0, Math.round(strip.alongFrom)), Math.min(limit - 1, Math.round(strip.alongTo))];
+}
+
+/** Grey at `along + lag` less grey at `along`, `across` the strip. */
+function step(image: RgbaImage, strip: Strip, across: number, along: number, lag: number): number {
+  const gray = (x: number, y: number) => {
+    const p = (y * image.width + x) * 4;
+    return 0.3 * image.data[p] + 0.59 * image.data[p + 1] + 0.11 * image.data[p + 2];
+  };
+  return strip.vertical ? gray(across, along + lag) - gray(across, along) : gray(along + lag, across) - gray(along, across);
+}
+
+/**
+ * The sides on which cells beyond the grid read clearly as counts or flags: the board goes on there (the
+ * grid was trimmed short of it, as on a crop where the cut column fits the skin better than the board's
+ * first columns). Only counts and flags are taken as proof: a frame can look like a hidden cell or an
+ * open 0, never like a number.
+ */
+export function openSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
+  if (!skin.templates.length) return [];
+  const { left, top, right, bottom } = gridEdges(grid);
+  const { lefts: _lefts, ...column } = grid;
+  const { tops: _tops, ...row } = grid;
+  const beyond: [Side, Grid, Coord[]][] = [
+    ['left', { ...column, cols: 1, left: left - grid.pitchX }, columnCells(grid.rows)],
+    ['right', { ...column, cols: 1, left: right }, columnCells(grid.rows)],
+    ['top', { ...row, rows: 1, top: top - grid.pitchY }, rowCells(grid.cols)],
+    ['bottom', { ...row, rows: 1, top: bottom }, rowCells(grid.cols)],
+  ];
+  return beyond
+    .filter(([, strip]) => { const e = gridEdges(strip); return e.left >= 0 && e.top >= 0 && e.right <= image.width && e.bottom <= image.height; })
+    .filter(([, strip, cells]) => classify(image, strip, skin, { cells, search: false })
+      .some((r) => !r.unreadable && /^[1-8F]$/.test(r.cell) && r.distance <= CLEAR * skin.maxDistance))
+    .map(([side]) => side);
+}
+
+/** A count or flag read this close (a share of the skin's limit) beyond the grid is board. */
+const CLEAR = 0.5;
+
+const columnCells = (rows: number): Coord[] => Array.from({ length: rows }, (_, r): Coord => [r, 0]);
+const rowCells = (cols: number): Coord[] => Array.from({ length: cols }, (_, c): Coord => [0, c]);

@@ -18,6 +18,8 @@ export interface PositionOptions {
   trustFlags: boolean;
   /** Edges where the board may go on past the screenshot (encode.ts). */
   cutSides?: Side[];
+  /** Sides of the grid beyond which cells read as board: treated as cut. */
+  openSides?: Side[];
 }
 
 export interface Position {
@@ -31,11 +33,12 @@ export interface Position {
 }
 
 export function analyzePosition(board: Board, options: PositionOptions): Position {
-  const problem = encode(board, options);
+  const problem = encodeWith(board, options);
   const deductions = solve(problem);
   const flags = flagReport(board, deductions, options.trustFlags);
   const notes = options.trustFlags && flags.trusted.length ? [`${flags.trusted.length} flags trusted as mines (--trust-flags), not checked`] : [];
   if (options.cutSides?.length) notes.push(`the board may go on past the image's ${options.cutSides.join(' and ')} edge: the counts along it and the mine total are not used`);
+  if (options.openSides?.length) notes.push(`cells beyond the board's ${options.openSides.join(' and ')} side read as counts or flags: the board may go on there, so the counts along it and the mine total are not used`);
   if (deductions.status === 'inconsistent') {
     const conflict = findConflict(problem);
     if (conflict.sources.includes('total')) notes.push('the total mine count is part of the contradiction');
@@ -45,7 +48,7 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
   const odds = probabilities(problem);
   if (odds.status !== 'ok') notes.push('exact probabilities skipped: too many layouts to count here (certain cells are still exact)');
   const cells = odds.status === 'ok' ? odds.cells : null;
-  if (cells?.some((c) => c.p === null)) notes.push('no total mine count: cells away from the numbers have no probability (give --mines)');
+  if (cells?.some((c) => c.p === null)) notes.push(`no total mine count: cells away from the numbers have no probability${options.cutSides?.length || options.openSides?.length ? '' : ' (give --mines)'}`);
   const { reasons, unexplained } = findReasons(problem, deductions);
   if (unexplained) notes.push(`${unexplained} certain cells list every count as their reason (search limit reached)`);
   const guess = cells && bestGuess(board, cells, deductions, options.trustFlags);
@@ -54,7 +57,12 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
 
 /** Single re-readings (runner-up templates) that would make an inconsistent board consistent. */
 export function rereadings(board: Board, readings: Reading[], conflict: Conflict, options: PositionOptions): Rereading[] {
-  return suggestRereadings(board, readings, conflict, (b) => solve(encode(b, options)).status === 'ok');
+  return suggestRereadings(board, readings, conflict, (b) => solve(encodeWith(b, options)).status === 'ok');
+}
+
+/** Open sides are encoded as cut ones: their counts see cells not read. */
+function encodeWith(board: Board, options: PositionOptions) {
+  return encode(board, { ...options, cutSides: [...(options.cutSides ?? []), ...(options.openSides ?? [])] });
 }
 
 /** Flags as hints: proven / unproven / wrong. Trusted flags are facts, listed as trusted. */

@@ -10,6 +10,39 @@ import { FIXTURES } from './helpers';
 // its mine among the cells shown). Crops through the middle of a cell, from the top-left corner.
 const SHOTS = ['xdemineur/s2-05.png', 'xbomb/s2-03.png'];
 
+// GNOME Mines draws flat tiles with faint gaps: a strip of cut tiles is plain on the whole, but stepped at every
+// row line. These crops gave a false deduction each when only plainness was asked.
+test.each([[6, 12, 0.5], [9, 12, 0.1], [12, 12, 0.1]])('GNOME Mines s2-02 cut after %d rows and %d columns (+%d of a cell): the right edge is cut', async (rows, cols, part) => {
+  const file = path.join(FIXTURES, 'gnome-mines/s2-02.png');
+  const meta = JSON.parse(readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8')).board;
+  const crop = await sharp(file).extract({
+    left: 0, top: 0, width: Math.round(meta.col_x[cols] + part * meta.col_w[cols]), height: Math.round(meta.row_y[rows] + part * meta.row_h[rows]),
+  }).png().toBuffer();
+  const { analysis } = await analyzeImage(crop, 'gnome-mines/s2-02.png');
+  expect(analysis.notes.join(' ')).toMatch(/may go on past the image's (bottom and )?right|right and bottom/);
+  const mines = readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n');
+  const truth = (name: string) => { const [r, c] = parseCellName(name); return mines[r][c]; };
+  expect(analysis.grid?.left).toBeLessThan(meta.x0 + 2);
+  for (const cell of analysis.deductions?.mines ?? []) expect(`${cell} ${truth(cell)}`).toBe(`${cell} *`);
+  for (const cell of analysis.deductions?.safe ?? []) expect(`${cell} ${truth(cell)}`).toBe(`${cell} -`);
+});
+
+// A crop whose cut column fits the skin better than the board's first columns: the grid read starts three
+// columns in, and the counts along its left side see cells left out. Cells beyond it read as counts.
+test('xdemineur s2-03 cut after 6 rows and 6 columns (+0.9 of a cell): the left side the grid left out is open', async () => {
+  const file = path.join(FIXTURES, 'xdemineur/s2-03.png');
+  const meta = JSON.parse(readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8')).board;
+  const crop = await sharp(file).extract({ left: 0, top: 0, width: Math.round(meta.x0 + 6.9 * meta.tile_w), height: Math.round(meta.y0 + 6.9 * meta.tile_h) }).png().toBuffer();
+  const { analysis } = await analyzeImage(crop, 'xdemineur/s2-03.png');
+  const mines = readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n');
+  const top = Math.round((analysis.grid!.top - meta.y0) / meta.tile_h);
+  const left = Math.round((analysis.grid!.left - meta.x0) / meta.tile_w);
+  if (left > 0) expect(analysis.notes.join(' ')).toMatch(/cells beyond the board's left/);
+  const truth = (name: string) => { const [r, c] = parseCellName(name); return mines[r + top][c + left]; };
+  for (const cell of analysis.deductions?.mines ?? []) expect(`${cell} ${truth(cell)}`).toBe(`${cell} *`);
+  for (const cell of analysis.deductions?.safe ?? []) expect(`${cell} ${truth(cell)}`).toBe(`${cell} -`);
+});
+
 describe.each(SHOTS)('%s cut by the image edge', (shot) => {
   const file = path.join(FIXTURES, shot);
   const meta = JSON.parse(readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8')).board;
