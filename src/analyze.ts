@@ -20,6 +20,8 @@ export interface AnalyzeOptions {
   cutSides?: Side[];
   /** Sides of the grid beyond which cells read as board: the same. */
   openSides?: Side[];
+  /** Find the counts that prove each certain cell (default true): for JSON, --explain and the page. */
+  reasons?: boolean;
 }
 
 export interface ImageAnalysis {
@@ -103,7 +105,7 @@ export function analyzeBoard(board: Board, file: string, options: AnalyzeOptions
 }
 
 function positionOptions(board: Board, options: AnalyzeOptions) {
-  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false, cutSides: options.cutSides, openSides: options.openSides };
+  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false, cutSides: options.cutSides, openSides: options.openSides, reasons: options.reasons };
 }
 
 export function failed(file: string, err: unknown): Analysis {

@@ -104,7 +104,7 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   const files = await expandInputs(args.inputs, args.recursive);
   if (!files.length) throw new UsageError('no input images found');
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
-  const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug, jobs: args.jobs };
+  const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug, jobs: args.jobs, reasons: args.json || explain !== undefined };
   const bar = files.length > 1 && process.stderr.isTTY ? progressBar(files.length, process.stderr) : null;
   process.once('SIGINT', () => {
     bar?.stop();

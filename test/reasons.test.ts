@@ -81,3 +81,15 @@ describe('reasons: a small set of counts that already forces each certain cell',
     expect(explainCell(analyzeBoard(board, 'x', { mines: 2 }), [0, 3])).toMatch(/^r0c3 is not certain: mine probability 16\.7%/);
   });
 });
+
+test('without reasons (the text output): the same deductions and probabilities, no reasons searched', () => {
+  for (let seed = SEED; seed < SEED + 20; seed++) {
+    const { board } = smallPosition(seed);
+    const full = analyzeBoard(board, 'x', { mines: board.totalMines });
+    const bare = analyzeBoard(board, 'x', { mines: board.totalMines, reasons: false });
+    expect(bare.deductions).toEqual(full.deductions);
+    expect(bare.probabilities).toEqual(full.probabilities);
+    expect(bare.reasons).toEqual([]);
+    if (full.deductions?.status === 'ok') expect(full.reasons.length).toBe(full.deductions.mines.length + full.deductions.safe.length);
+  }
+});
