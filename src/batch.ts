@@ -175,6 +175,7 @@ function marksOf(analysis: Analysis, heatMap: boolean): Marks {
     conflict: coordsOf((analysis.conflict?.sources ?? []).filter((s) => s !== 'total')),
     bestGuess: guess ?? null,
     heat: heatMap ? odds.filter(({ cell, p }) => p > 0 && p < 1 && hidden(cell)) : [],
+    keepClear: analysis.counter?.box ?? null,
   };
 }
 

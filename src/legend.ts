@@ -21,9 +21,8 @@ export function legend(image: RgbaImage, grid: Grid, marks: Marks): { svg: strin
   const headline = marks.headline ? size * 0.62 * marks.headline.length + size : 0;
   const width = Math.min(image.width, Math.max(widths.reduce((a, b) => a + b, size * 0.4), headline));
   const height = size * (marks.headline ? 3.4 : 1.9);
-  const bottom = grid.top + grid.rows * grid.pitchY;
-  const top = bottom + height + 2 <= image.height ? bottom + 2 : grid.top - height - 2 >= 0 ? grid.top - height - 2 : image.height - height;
   const left = Math.max(0, Math.min(grid.left, image.width - width));
+  const top = legendTop(image, grid, { left, width, height }, marks.keepClear);
   const font = `font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" fill="white"`;
   let x = left + size * 0.4;
   const row = top + (marks.headline ? size * 1.5 : 0);
@@ -35,6 +34,25 @@ export function legend(image: RgbaImage, grid: Grid, marks: Marks): { svg: strin
   const title = marks.headline ? `<text x="${f(left + size * 0.4)}" y="${f(top + size * 1.2)}" ${font} font-weight="bold">${escapeXml(marks.headline)}</text>` : '';
   const svg = `<rect x="${f(left)}" y="${f(top)}" width="${f(width)}" height="${f(height)}" rx="${f(size / 3)}" fill="#000" fill-opacity="0.75"/>${title}${parts.join('')}`;
   return { svg, box: { left, top, width, height } };
+}
+
+/**
+ * Under the board, else above it, else at the image's foot. A place that covers the mine counter gives way
+ * to one under the counter (clear of the board), then to the next that fits.
+ */
+function legendTop(image: RgbaImage, grid: Grid, box: { left: number; width: number; height: number }, keepClear: Rect | null | undefined): number {
+  const { height } = box;
+  const board: Rect = { left: grid.left, top: grid.top, width: grid.cols * grid.pitchX, height: grid.rows * grid.pitchY };
+  const fits = (y: number) => y >= 0 && y + height <= image.height;
+  const clear = (y: number) => !overlaps({ ...box, top: y }, keepClear) && !overlaps({ ...box, top: y }, board);
+  const below = board.top + board.height + 2;
+  const places = [below, ...(keepClear ? [keepClear.top + 1.5 * keepClear.height] : []), grid.top - height - 2].filter(fits);
+  const usual = [below, grid.top - height - 2].filter(fits);
+  return places.find(clear) ?? usual[0] ?? image.height - height;
+}
+
+function overlaps(a: Rect, b: Rect | null | undefined): boolean {
+  return !!b && a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
 }
 
 function percentText(p: number): string {

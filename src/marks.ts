@@ -1,5 +1,5 @@
 // The shape of each mark, as SVG over one cell: distinct colour and shape, readable on light and dark skins.
-import type { Coord, Grid } from './types';
+import type { Coord, Grid, Rect } from './types';
 import { cellLeft, cellTop } from './pixels';
 
 /** What to draw: cells as [row, col]. */
@@ -20,6 +20,8 @@ export interface Marks {
   bestGuess?: { cell: Coord; p: number } | null;
   /** Heat map: mine probability of the hidden cells that are not certain. */
   heat?: { cell: Coord; p: number }[];
+  /** A part of the screenshot the legend should not cover: the mine counter as read. */
+  keepClear?: Rect | null;
 }
 
 const MINE = '#e0191b';
