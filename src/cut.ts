@@ -25,7 +25,7 @@ export function cutSides(image: RgbaImage, grid: Grid): Side[] {
     .filter((s) => s.to - s.from < (s.vertical ? grid.pitchX : grid.pitchY))
     .filter((s) => {
       if (s.to - s.from < MIN_STRIP) return true;
-      const lag = plainLag(image, s);
+      const lag = plainLag(image, s, s.vertical ? grid.pitchY : grid.pitchX);
       return lag === null || crossedAtLines(image, s, grid, lag);
     })
     .map((s) => s.side);
@@ -44,14 +44,17 @@ interface Strip {
 /** A strip thinner than this (pixels) cannot be told from the edge of a cell. */
 const MIN_STRIP = 2;
 
-/** Mean grey step along a strip, at some lag of at most MAX_PERIOD pixels, up to which it is plain. */
+/**
+ * Mean grey step along a strip, at some lag of at most MAX_PERIOD pixels (a sixth of a cell on boards drawn
+ * larger: a backdrop's pattern scales with the display), up to which it is plain.
+ */
 const PLAIN = 12;
 const MAX_PERIOD = 6;
 
 /** The lag at which the strip varies least (its pattern's period; 1 for a flat strip) if it is plain there, else null. */
-function plainLag(image: RgbaImage, strip: Strip): number | null {
+function plainLag(image: RgbaImage, strip: Strip, pitch: number): number | null {
   let best = { lag: 1, variation: Infinity };
-  for (let lag = 1; lag <= MAX_PERIOD; lag++) {
+  for (let lag = 1; lag <= Math.max(MAX_PERIOD, Math.round(pitch / 6)); lag++) {
     const v = variation(image, strip, lag);
     if (v < best.variation - 1e-9) best = { lag, variation: v };
   }

@@ -65,3 +65,13 @@ describe.each(SHOTS)('%s cut by the image edge', (shot) => {
     for (const cell of analysis.deductions.safe) expect(`${cell} ${truth(cell)}`).toBe(`${cell} -`);
   });
 });
+
+// ace's level-1 window sits at the screen's left edge; at 250 % its board is 10 px from it, over the
+// backdrop's dots, which then repeat every 15 px: a pattern, not cut cells.
+test('ace level 1 at 2.5×, 10 px from the screen edge over the dotted backdrop: not cut, the counter used', async () => {
+  const file = path.join(FIXTURES, 'ace-minesweeper/s2-01.png');
+  const { width = 0 } = await sharp(file).metadata();
+  const { analysis } = await analyzeImage(await sharp(file).resize({ width: Math.round(width * 2.5) }).png().toBuffer(), 'ace-minesweeper/s2-01.png');
+  expect(analysis.notes.join(' ')).not.toMatch(/may go on/);
+  expect(analysis.counter?.used).toBe(true);
+});
