@@ -73,13 +73,14 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
  */
 function searchMisfits(image: RgbaImage, grid: Grid, skin: Skin, sample: Coord[], step: number): Grid {
   const distances = nearestDistances(image, grid, skin, sample);
-  const misfits = sample.filter((_, i) => distances[i] > MISFIT * skin.maxDistance);
+  const misfits = sample.flatMap((cell, i) => (distances[i] > MISFIT * skin.maxDistance ? [{ cell, distance: distances[i] }] : []));
   if (misfits.length < MIN_MISFITS) return grid;
-  const cells = misfits.slice(0, MAX_MISFITS);
-  const before = mean(nearestDistances(image, grid, skin, cells));
+  const cells = misfits.slice(0, MAX_MISFITS).map((m) => m.cell);
+  const before = mean(misfits.slice(0, MAX_MISFITS).map((m) => m.distance));
   let best = { grid, fit: before };
   for (let y = -4; y <= 4; y++) {
     for (let x = -4; x <= 4; x++) {
+      if (x === 0 && y === 0) continue;
       const shifted = shiftGrid(grid, (x * step) / 2, (y * step) / 2);
       const fit = mean(nearestDistances(image, shifted, skin, cells));
       if (fit < best.fit) best = { grid: shifted, fit };

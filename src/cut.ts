@@ -105,11 +105,12 @@ function alongRange(image: RgbaImage, strip: Strip): [number, number] {
 
 /** Grey at `along + lag` less grey at `along`, `across` the strip. */
 function step(image: RgbaImage, strip: Strip, across: number, along: number, lag: number): number {
-  const gray = (x: number, y: number) => {
-    const p = (y * image.width + x) * 4;
-    return 0.3 * image.data[p] + 0.59 * image.data[p + 1] + 0.11 * image.data[p + 2];
-  };
-  return strip.vertical ? gray(across, along + lag) - gray(across, along) : gray(along + lag, across) - gray(along, across);
+  return strip.vertical ? gray(image, across, along + lag) - gray(image, across, along) : gray(image, along + lag, across) - gray(image, along, across);
+}
+
+function gray(image: RgbaImage, x: number, y: number): number {
+  const p = (y * image.width + x) * 4;
+  return 0.3 * image.data[p] + 0.59 * image.data[p + 1] + 0.11 * image.data[p + 2];
 }
 
 /**
