@@ -193,9 +193,17 @@ function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
   if (!gaps.length) return side;
   gaps.sort((p, q) => p - q);
   const median = gaps[gaps.length >> 1];
-  const near = gaps.filter((g) => abs(g - median) <= 0.2 * median);
+  const nearTo = (g0: number) => gaps.filter((g) => abs(g - g0) <= 0.2 * g0);
+  const half = nearTo(median / 2);
+  const near = half.length >= HALF_GAPS * gaps.length ? half : nearTo(median);
   return near.reduce((a, b) => a + b, 0) / near.length;
 }
+
+/**
+ * When this share of the gaps is half the median gap, the pitch is that half: where only every other row
+ * has outlines side by side (small cells, mostly open), the median spans two cells.
+ */
+const HALF_GAPS = 0.2;
 
 /** Groups of outlines linked through neighbours that sit a whole number of pitches apart, largest first. */
 function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {

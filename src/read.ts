@@ -2,7 +2,7 @@
 // aligned to the chosen one, outer strips that are not board trimmed; the skin-free fallback when no skin
 // fits; boards too small, too fine or read too poorly refused.
 import { debuglog } from 'node:util';
-import type { Analysis, Grid, Reading, RgbaImage, Skin, SkinFit } from './types';
+import type { Analysis, Cell, Grid, Reading, RgbaImage, Skin, SkinFit } from './types';
 import { trimGrid } from './grid';
 import { classify, nearestDistances } from './classify';
 import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells } from './align';
@@ -118,10 +118,11 @@ const PHASE_FLOOR = 3;
 const POOR_FIT = 0.5;
 
 /**
- * Cells smaller than this (pixels) are not read: shrunk that far, templates match a dotted texture as
- * well as a board (ace's open cells at 250 % gave a 127×55 "board" of 5 px cells).
+ * Cells smaller than this (pixels) are not read: shrunk that far, a template is a few pixels and matches a
+ * fine texture as well as a board. ace's 32×32 boards at 50 % have 6 px cells and are read; its dotted
+ * backdrop at 250 % (a "board" of 5 px cells) must still lose to the real board (test/vision.test.ts).
  */
-const MIN_PITCH = 7;
+const MIN_PITCH = 5;
 
 /** Fewer rows or columns than this is a few cell-like tiles (a toolbar, a corner of another game), not a board. */
 const MIN_SIDE_CELLS = 4;
@@ -182,25 +183,18 @@ const CONTENDER = { ratio: 3, margin: 0.15 };
 
 /**
  * A game opens every neighbour of an open 0 by itself, so a 0 read next to a hidden or flagged cell is a
- * misreading (or not a cell at all): it becomes unreadable, which can only remove facts. Repeated, since
- * each such 0 turns hidden in turn.
+ * misreading (or not a cell at all): it becomes unreadable, which can only remove facts. A neighbour that
+ * is unreadable only because it sits between two counts (a 2 or a 3?) is open all the same.
  */
 function distrustLoneZeros(grid: Grid, readings: Reading[]): Reading[] {
   const at = (row: number, col: number) => readings[row * grid.cols + col];
-  const closed = (r: Reading) => r.cell === '.' || r.cell === 'F' || r.cell === '?';
-  let out = readings.map((r) => ({ ...r }));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const r of out) {
-      if (r.cell !== '0') continue;
-      const around = neighbours({ rows: grid.rows, cols: grid.cols, cells: [], totalMines: null }, r.row, r.col);
-      if (around.some(([row, col]) => closed(at(row, col)))) {
-        Object.assign(r, { cell: '.', unreadable: true });
-        changed = true;
-      }
-    }
-  }
-  return out;
+  const isCount = (cell: Cell) => cell >= '1' && cell <= '8';
+  const closed = (r: Reading) => r.cell === 'F' || r.cell === '?' || (r.cell === '.' && !(r.unreadable && isCount(r.best) && isCount(r.runnerUp)));
+  return readings.map((r) => {
+    if (r.cell !== '0') return { ...r };
+    const around = neighbours({ rows: grid.rows, cols: grid.cols, cells: [], totalMines: null }, r.row, r.col);
+    return around.some(([row, col]) => closed(at(row, col))) ? { ...r, cell: '.', unreadable: true } : { ...r };
+  });
 }
 
 
