@@ -1,6 +1,6 @@
 import type { Analysis, Board, Coord, CounterModel, Grid, Reading, RgbaImage } from './types';
 import { decode } from './decode';
-import { type Located, type OutlineFinder, locateAll } from './locate';
+import { type Located, type OutlineFinder, SeveralBoardsError, locateAll } from './locate';
 import { fitGrid } from './grid';
 import { scaleGrid, shrinkImage } from './pixels';
 import { analyzePosition, rereadings } from './position';
@@ -62,26 +62,50 @@ export async function analyzeImage(input: string | Buffer, file: string, options
 /**
  * The board located and read from outlines found without OpenCV; when that leaves cells unreadable or
  * finds no board that reads, also from OpenCV's outlines, and the reading with more cells read is kept
- * (then the closer fit). Each finder's grid is a pixel off now and then where the other's is exact.
+ * (then the closer fit). Each finder's grid is a pixel off now and then where the other's is exact. When
+ * neither reads a board (and neither found two), outlines are looked for once more on the screenshot
+ * shrunk by half.
  */
 async function readScreenshot(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>): Promise<SkinReading> {
   const own = await readFrom(image, skinName, found, 'own').catch((err: unknown) => err as Error);
   if (!(own instanceof Error) && own.readings.every((r) => !r.unreadable)) return own;
   const opencv = await readFrom(image, skinName, found, 'opencv').catch((err: unknown) => err as Error);
   if (opencv instanceof Error) {
-    if (own instanceof Error) throw opencv;
-    return own;
+    if (!(own instanceof Error)) return own;
+    if (own instanceof SeveralBoardsError) throw own;
+    if (opencv instanceof SeveralBoardsError) throw opencv;
+    return readCoarse(image, skinName, found, opencv);
   }
   if (own instanceof Error) return opencv;
   const score = (read: SkinReading) => read.readings.filter((r) => !r.unreadable).length - read.fit.meanDistance / (1 + read.fit.maxDistance);
   return score(own) > score(opencv) ? own : opencv;
 }
 
-async function readFrom(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, finder: OutlineFinder): Promise<SkinReading> {
-  const candidates = await locateAll(image, finder);
-  const k = shrinkFactor(candidates);
+/**
+ * Outlines looked for on the screenshot shrunk by half, the cells read at full size: a board of textured
+ * cells with no borders (KMines' grass) scaled up, blurred, shows no outline of a whole cell, but shrunk
+ * back it does. The first error stands when this finds nothing either.
+ */
+async function readCoarse(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, first: Error): Promise<SkinReading> {
+  if (Math.min(image.width, image.height) < COARSE_MIN_SIDE) throw first;
+  const coarse = shrinkImage(image, 2);
+  for (const finder of ['own', 'opencv'] as const) {
+    const read = await readFrom(image, skinName, found, finder, coarse).catch(() => null);
+    if (read) return read;
+  }
+  throw first;
+}
+
+/** An image smaller than this (pixels, either side) is not looked at shrunk: its cells would be too small. */
+const COARSE_MIN_SIDE = 400;
+
+/** Outlines found on `located` (the image, or the image shrunk by half); the cells read on the image. */
+async function readFrom(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, finder: OutlineFinder, located = image): Promise<SkinReading> {
+  const candidates = await locateAll(located, finder);
+  const up = image.width / located.width;
+  const k = shrinkFactor(candidates, up);
   const view = k > 1 ? shrinkImage(image, k) : image;
-  const grids = candidates.map((c) => () => scaleGrid(fitGrid(image, c), 1 / k));
+  const grids = candidates.map((c) => () => scaleGrid(fitGrid(located, c), up / k));
   const read = await readBoard(view, grids, skinName, found, k);
   return { ...read, grid: scaleGrid(read.grid, k) };
 }
@@ -120,8 +144,8 @@ export function failed(file: string, err: unknown): Analysis {
  * Cells far larger than any template are read from the screenshot shrunk by a whole factor: the same
  * answer (templates are compared at their own size or less) for a fraction of the pixels.
  */
-function shrinkFactor(candidates: Located[]): number {
-  const pitch = Math.min(...candidates.map((c) => Math.min(c.pitchX, c.pitchY)));
+function shrinkFactor(candidates: Located[], up: number): number {
+  const pitch = up * Math.min(...candidates.map((c) => Math.min(c.pitchX, c.pitchY)));
   return Math.max(1, Math.floor(pitch / LARGEST_USEFUL));
 }
 

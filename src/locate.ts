@@ -11,6 +11,8 @@ let opencv: Promise<{ cv: OpenCv }> | null = null;
 const trace = debuglog('mine-assist');
 
 export class NoBoardError extends Error {}
+/** Two boards of one cell size: an answer in itself, not a board missed. */
+export class SeveralBoardsError extends NoBoardError {}
 
 /** The board found in a screenshot: its region and the cell outlines that make up its lattice. */
 export interface Located {
@@ -65,13 +67,14 @@ export async function locateAll(image: RgbaImage, finder: OutlineFinder = 'own')
     const pitchY = nearestGap(boxes, 'y', side);
     const [board = [], second = []] = lattices(boxes, pitchX, pitchY);
     trace('locate: side %d: %d outlines, pitch %d×%d, lattice %d (next %d)', side, boxes.length, pitchX, pitchY, board.length, second.length);
-    const another = second.length >= MIN_BOARD && second.length >= 0.5 * board.length && !onLattice(board[0], second[0], pitchX, pitchY);
+    const another = second.length >= MIN_BOARD && second.length >= 0.5 * board.length && !onLattice(board[0], second[0], pitchX, pitchY)
+      && apart(union(board), union(second));
     if (board.length >= 6) found.push({ region: union(board), boxes: board, pitchX, pitchY, another: another ? second.length : 0 });
   }
   if (!found.length) throw new NoBoardError('no board found: no regular grid of cells in the image');
   found.sort((a, b) => b.boxes.length - a.boxes.length);
   if (found[0].another) {
-    throw new NoBoardError(`several boards in the image (${found[0].boxes.length} and ${found[0].another} cell outlines of one size): crop it to one`);
+    throw new SeveralBoardsError(`several boards in the image (${found[0].boxes.length} and ${found[0].another} cell outlines of one size): crop it to one`);
   }
   return found;
 }
@@ -241,6 +244,16 @@ function onLattice(a: Rect, b: Rect, pitchX: number, pitchY: number): boolean {
   const fx = (centerX(b) - centerX(a)) / pitchX;
   const fy = (centerY(b) - centerY(a)) / pitchY;
   return abs(fx - round(fx)) < 0.2 && abs(fy - round(fy)) < 0.2;
+}
+
+/**
+ * Two lattices whose areas mostly overlap are one board whose pitch was estimated a little off (the error
+ * adds up across a wide board), not two boards.
+ */
+function apart(a: Rect, b: Rect): boolean {
+  const overlap = (p0: number, p1: number, q0: number, q1: number) => max(0, min(p1, q1) - max(p0, q0));
+  const shared = overlap(a.left, a.left + a.width, b.left, b.left + b.width) * overlap(a.top, a.top + a.height, b.top, b.top + b.height);
+  return shared <= 0.25 * min(a.width * a.height, b.width * b.height);
 }
 
 function union(boxes: Rect[]): Rect {

@@ -76,10 +76,32 @@ describe('locating at other scales and in other pictures', () => {
     await readsRight(shot('kmines', 's4-03.png'), shot('kmines', 's4-03.png'));
   });
 
-  test('KMines green at 0.5×: grass fits a grid half a cell off as well as the board, so nothing is read', async () => {
-    const { analysis } = await analyzeImage(await scaled(shot('kmines', 's3-03.png'), 0.5), 's3-03');
-    expect(analysis.status).toBe('error');
-    expect(analysis.error).toMatch(/no skin fits|no board found|several boards/);
+  test('KMines green at 2.5×: no outline of a whole cell, so outlines are found on the shot shrunk by half', async () => {
+    const file = shot('kmines', 's3-03.png');
+    await readsRight(file, await scaled(file, 2.5));
+  });
+
+  test('ace-minesweeper 32×32 at 0.5× (6 px cells, outlines side by side only every other row): located, nothing misread', async () => {
+    for (const name of ['s2-03.png', 's4-03.png']) {
+      const file = shot('ace-minesweeper', name);
+      const { analysis } = await analyzeImage(await scaled(file, 0.5), file);
+      const truth = truthOf(file);
+      expect([name, analysis.board?.rows, analysis.board?.cols]).toEqual([name, 32, 32]);
+      expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
+      // 2s and 3s are a pixel apart at this size, so many stay unreadable; the 0s beside them are read
+      const zeros = analysis.readings!.filter((r) => truth.cells[r.row][r.col] === '0');
+      expect(zeros.filter((r) => r.unreadable)).toEqual([]);
+      expect(analysis.unreadable.length).toBeLessThan(0.25 * 32 * 32);
+    }
+  });
+
+  test('KMines green at 0.5×: the grass texture\'s outlines fall into two lattices over one area (pitch a little off), read as one board', async () => {
+    const file = shot('kmines', 's3-03.png');
+    const { analysis } = await analyzeImage(await scaled(file, 0.5), file);
+    const truth = truthOf(file);
+    expect([analysis.error, analysis.board?.rows, analysis.board?.cols]).toEqual([undefined, 16, 30]);
+    expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
+    expect(analysis.unreadable.length).toBeLessThan(0.05 * 16 * 30);
   });
 
   test('two boards side by side: a clear error, not one of them', async () => {
