@@ -21,11 +21,13 @@ export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): 
   const needed = model.kind === 'remaining' ? '0123456789' : '0123456789/';
   // a character the skin lacks would be read as its nearest look-alike
   if (![...needed].every((c) => known.has(c))) return { read: false, text: null, remaining: null, total: null, box: null };
-  for (const place of model.places) {
-    for (const shift of PLACE_SHIFTS) {
-      const found = readPlace(image, shifted(placeBox(grid, place), shift), model);
-      if (found.read) return found;
-      seen ??= found.text;
+  for (const inkRank of INK_RANKS) {
+    for (const place of model.places) {
+      for (const shift of PLACE_SHIFTS) {
+        const found = readPlace(image, shifted(placeBox(grid, place), shift), model, inkRank);
+        if (found.read) return found;
+        seen ??= found.text;
+      }
     }
   }
   return { read: false, text: seen, remaining: null, total: null, box: null };
@@ -37,16 +39,23 @@ export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): 
  */
 const PLACE_SHIFTS = [0, 0.05, -0.05, 0.1, -0.1];
 
+/**
+ * Ink is what stands out from the box's background by about half as much as its strongest pixels (this
+ * rank of them). Where nothing reads, once more with a lower rank: an icon beside small, faint text (GNOME's
+ * flag over "14/40" at 97.7 %), or an LCD's brightest bars, set the bar above the text's fainter parts.
+ */
+const INK_RANKS = [0.99, 0.95];
+
 function shifted(box: Rect, share: number): Rect {
   return { ...box, top: box.top + share * box.height };
 }
 
 /** The first word in the box that reads as a counter; else the first text with a digit seen there. */
-function readPlace(image: RgbaImage, box: Rect, model: CounterModel): CounterReading {
+function readPlace(image: RgbaImage, box: Rect, model: CounterModel, inkRank: number): CounterReading {
   let seen: string | null = null;
-  const words = wordsIn(image, box);
+  const words = wordsIn(image, box, inkRank);
   // a glyph cut by the box's edge (the place rounds differently at other scales): once more in a wider box
-  const again = words.some((w) => w.some((g) => g.clipped)) ? wordsIn(image, grown(box, CLIPPED_MARGIN)) : [];
+  const again = words.some((w) => w.some((g) => g.clipped)) ? wordsIn(image, grown(box, CLIPPED_MARGIN), inkRank) : [];
   for (const word of [...words, ...again]) {
     for (const glyphs of [word, joinThinBars(word)]) {
       const text = readWord(glyphs, model.glyphs);

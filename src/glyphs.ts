@@ -24,7 +24,7 @@ const SHAPE_H = 12;
  * digit's columns stays apart. Frame lines along the box are not text. Glyphs much shorter than their word
  * (a colon, a speck) are dropped.
  */
-export function wordsIn(image: RgbaImage, box: Rect): Glyph[][] {
+export function wordsIn(image: RgbaImage, box: Rect, inkRank = 0.99): Glyph[][] {
   const left = max(0, round(box.left));
   const top = max(0, round(box.top));
   const right = min(image.width, round(box.left + box.width));
@@ -33,7 +33,7 @@ export function wordsIn(image: RgbaImage, box: Rect): Glyph[][] {
   const h = bottom - top;
   if (w < 2 || h < 4) return [];
   const distance = inkDistances(image, left, top, w, h);
-  const threshold = max(48, 0.45 * percentile(distance, 0.99));
+  const threshold = max(48, 0.45 * percentile(distance, inkRank));
   const mask = new Float32Array(w * h);
   const soft = new Float32Array(w * h);
   for (let i = 0; i < mask.length; i++) {
