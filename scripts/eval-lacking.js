@@ -14,12 +14,15 @@ const { parseBoard } = require('../dist/board.js');
 const { falseOnPart } = require('./false-on-part.js');
 
 const ROOT = path.resolve(__dirname, '..');
+/** Template files of the labels not named by themselves (src/skin.ts). @type {Record<string, string>} */
+const FILE_NAMES = { '.': 'hidden', F: 'flag', '?': 'question', '*': 'mine', X: 'exploded' };
 
 /** @param {string} skin @param {string} label @returns {string} a copy of the skin's folder without the label's templates */
 function skinLacking(skin, label) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lacking-${label}-`));
   fs.cpSync(path.join(ROOT, 'skins', skin), dir, { recursive: true });
-  for (const f of fs.readdirSync(dir)) if (new RegExp(`^${label}(-[a-z])?\\.png$`).test(f)) fs.rmSync(path.join(dir, f));
+  const stem = FILE_NAMES[label] ?? label;
+  for (const f of fs.readdirSync(dir)) if (new RegExp(`^${stem}(-[a-z])?\\.png$`).test(f)) fs.rmSync(path.join(dir, f));
   return dir;
 }
 
