@@ -43,7 +43,7 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     if (cut.length || open.length) options = { ...options, mines: null, cutSides: cut, openSides: open };
     const read = boardFromReadings(grid, readings, options.mines ?? null);
     const model = await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
-    const counter = model ? counterTotal(readCounter(image, grid, model), read, options.mines ?? null) : null;
+    const counter = model ? counterTotal(readCounter(image, grid, model), read, options.mines ?? null, unreadableOf(readings).length) : null;
     if (cut.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge` });
     if (open.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past its ${open.join(' and ')} side` });
     const board = counter?.used ? { ...read, totalMines: counter.total } : read;

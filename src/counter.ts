@@ -127,9 +127,10 @@ export function parseCounter(text: string, kind: CounterModel['kind']): { text: 
 /**
  * The total the counter gives for this board (total = counter + flags placed), or why it is not used: a
  * total given by the user wins; a counter that shows flags must show the board's flags; the total must
- * leave room for the flags and fit the hidden cells.
+ * leave room for the flags and fit the hidden cells. A counter of mines left gives the total only with
+ * every flag read: an unreadable cell may be a flag, one more placed than counted.
  */
-export function counterTotal(counter: CounterReading, board: Board, given: number | null): CounterReport {
+export function counterTotal(counter: CounterReading, board: Board, given: number | null, unreadable = 0): CounterReport {
   const report = (used: boolean, note: string | null, total = counter.total): CounterReport => ({ ...counter, total, used, note });
   if (!counter.read || counter.remaining === null) return report(false, counter.text ? `counter read as '${counter.text}', not a count` : 'counter not found or not readable');
   const flags = board.cells.flat().filter((c) => c === 'F' || c === '!').length;
@@ -138,6 +139,9 @@ export function counterTotal(counter: CounterReading, board: Board, given: numbe
   if (given !== null) return report(false, `--mines ${given} given`, total);
   if (counter.total !== null && counter.total - counter.remaining !== flags) {
     return report(false, `counter shows ${counter.total - counter.remaining} flags, the board ${flags}`, total);
+  }
+  if (counter.total === null && unreadable > 0) {
+    return report(false, `${counter.remaining} mines left, but ${unreadable} unreadable cell${unreadable > 1 ? 's' : ''} may hide flags placed`, null);
   }
   if (counter.remaining > covered - flags) return report(false, `counter shows ${counter.remaining} mines left, more than the hidden cells`, total);
   return report(true, null, total);
