@@ -88,7 +88,7 @@ async function readScreenshot(image: RgbaImage, skinName: string | undefined, fo
  */
 async function readCoarse(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, first: Error): Promise<SkinReading> {
   if (Math.min(image.width, image.height) < COARSE_MIN_SIDE) throw first;
-  const coarse = shrinkImage(image, 2);
+  const coarse = { image: shrinkImage(image, 2), k: 2 };
   for (const finder of ['own', 'opencv'] as const) {
     const read = await readFrom(image, skinName, found, finder, coarse).catch(() => null);
     if (read) return read;
@@ -99,13 +99,13 @@ async function readCoarse(image: RgbaImage, skinName: string | undefined, found:
 /** An image smaller than this (pixels, either side) is not looked at shrunk: its cells would be too small. */
 const COARSE_MIN_SIDE = 400;
 
-/** Outlines found on `located` (the image, or the image shrunk by half); the cells read on the image. */
-async function readFrom(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, finder: OutlineFinder, located = image): Promise<SkinReading> {
-  const candidates = await locateAll(located, finder);
-  const up = image.width / located.width;
+/** Outlines found on `located` (the image, or the image shrunk by a whole factor `k`); the cells read on the image. */
+async function readFrom(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, finder: OutlineFinder, located = { image, k: 1 }): Promise<SkinReading> {
+  const candidates = await locateAll(located.image, finder);
+  const up = located.k;
   const k = shrinkFactor(candidates, up);
   const view = k > 1 ? shrinkImage(image, k) : image;
-  const grids = candidates.map((c) => () => scaleGrid(fitGrid(located, c), up / k));
+  const grids = candidates.map((c) => () => scaleGrid(fitGrid(located.image, c), up / k));
   const read = await readBoard(view, grids, skinName, found, k);
   return { ...read, grid: scaleGrid(read.grid, k) };
 }
