@@ -1,9 +1,11 @@
 import type { Board, CounterModel, CounterPlace, CounterReading, CounterReport, GlyphShape, Grid, Rect, RgbaImage } from './types';
 import { cellLeft, cellTop } from './pixels';
-import { type Glyph, joinThinBars, shapeDistance, shapeOf, wordsIn } from './glyphs';
+import { type Glyph, type Ink, joinThinBars, shapeDistance, shapeOf, wordsIn } from './glyphs';
 
-/** A glyph this far from every character of the skin (shapeDistance) is not one of them. */
+/** A glyph this far from every character of the skin (shapeDistance) is not one of them… */
 const MAX_GLYPH_DISTANCE = 0.2;
+/** …and this far, clearly none of them: a letter or an icon, not a digit too blurred to tell. */
+const FOREIGN_DISTANCE = 0.3;
 /** …and the best character must beat the next-best by this factor. */
 const MAX_GLYPH_RATIO = 0.7;
 /** Glyphs are compared with examples of about their own height (within 25 %): a blurred 5 px example of a 0 is not a 0 at 10 px. */
@@ -21,10 +23,10 @@ export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): 
   const needed = model.kind === 'remaining' ? '0123456789' : '0123456789/';
   // a character the skin lacks would be read as its nearest look-alike
   if (![...needed].every((c) => known.has(c))) return { read: false, text: null, remaining: null, total: null, box: null };
-  for (const inkRank of INK_RANKS) {
+  for (const ink of INK_PASSES) {
     for (const place of model.places) {
       for (const shift of PLACE_SHIFTS) {
-        const found = readPlace(image, shifted(placeBox(grid, place), shift), model, inkRank);
+        const found = readPlace(image, shifted(placeBox(grid, place), shift), model, ink);
         if (found.read) return found;
         seen ??= found.text;
       }
@@ -40,22 +42,23 @@ export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): 
 const PLACE_SHIFTS = [0, 0.05, -0.05, 0.1, -0.1];
 
 /**
- * Ink is what stands out from the box's background by about half as much as its strongest pixels (this
- * rank of them). Where nothing reads, once more with a lower rank: an icon beside small, faint text (GNOME's
- * flag over "14/40" at 97.7 %), or an LCD's brightest bars, set the bar above the text's fainter parts.
+ * How ink is told from the box's background (glyphs.ts `Ink`), in turn where nothing reads: first by the
+ * 99th percentile of its pixels; then by the 95th (an icon beside small, faint text — GNOME's flag over
+ * "14/40" at 97.7 % — or an LCD's brightest bars set the bar above the text's fainter parts); then by the
+ * 99th of the pixels off rows and columns inked end to end (a band of desktop below KMines' status bar).
  */
-const INK_RANKS = [0.99, 0.95];
+const INK_PASSES: Ink[] = [{ rank: 0.99 }, { rank: 0.95 }, { rank: 0.99, besideLines: true }];
 
 function shifted(box: Rect, share: number): Rect {
   return { ...box, top: box.top + share * box.height };
 }
 
 /** The first word in the box that reads as a counter; else the first text with a digit seen there. */
-function readPlace(image: RgbaImage, box: Rect, model: CounterModel, inkRank: number): CounterReading {
+function readPlace(image: RgbaImage, box: Rect, model: CounterModel, ink: Ink): CounterReading {
   let seen: string | null = null;
-  const words = wordsIn(image, box, inkRank);
+  const words = wordsIn(image, box, ink);
   // a glyph cut by the box's edge (the place rounds differently at other scales): once more in a wider box
-  const again = words.some((w) => w.some((g) => g.clipped)) ? wordsIn(image, grown(box, CLIPPED_MARGIN), inkRank) : [];
+  const again = words.some((w) => w.some((g) => g.clipped)) ? wordsIn(image, grown(box, CLIPPED_MARGIN), ink) : [];
   for (const word of [...words, ...again]) {
     for (const glyphs of [word, joinThinBars(word)]) {
       const text = readWord(glyphs, model.glyphs);
@@ -87,9 +90,12 @@ export function placeBox(grid: Grid, place: CounterPlace): Rect {
   return { left: x + dx * scale, top: y + dy * scale, width: w * scale + (place.along ? right - grid.left : 0), height: h * scale };
 }
 
-/** The characters of a word of glyphs, '?' for a glyph that is not clearly one of them. */
+/**
+ * The characters of a word of glyphs: '?' for a glyph that may be one of them but not clearly which (or is
+ * cut by the box), '_' for one clearly none of them (a letter, an icon).
+ */
 export function readWord(glyphs: Glyph[], chars: { char: string; shape: GlyphShape }[]): string {
-  return glyphs.map((g) => (chars.length && !g.clipped ? nearestChar(shapeOf(g), chars) : null) ?? '?').join('');
+  return glyphs.map((g) => (chars.length && !g.clipped ? charOf(shapeOf(g), chars) : '?')).join('');
 }
 
 function wordBox(word: Glyph[]): Rect {
@@ -100,26 +106,26 @@ function wordBox(word: Glyph[]): Rect {
   return { left, top, width: right - left, height: bottom - top };
 }
 
-function nearestChar(shape: GlyphShape, chars: { char: string; shape: GlyphShape }[]): string | null {
+function charOf(shape: GlyphShape, chars: { char: string; shape: GlyphShape }[]): string {
   const best = new Map<string, number>();
   for (const c of chars) {
     if (Math.abs(Math.log(shape.height / c.shape.height)) > SIZE_TOLERANCE) continue;
     best.set(c.char, Math.min(best.get(c.char) ?? Infinity, shapeDistance(shape, c.shape)));
   }
-  const ranked = [...best].sort((a, b) => a[1] - b[1]);
-  const [first, second] = ranked;
-  if (!first || first[1] > MAX_GLYPH_DISTANCE) return null;
-  if (second && first[1] > MAX_GLYPH_RATIO * second[1]) return null;
+  const [first, second] = [...best].sort((a, b) => a[1] - b[1]);
+  if (!first || first[1] > FOREIGN_DISTANCE) return '_';
+  if (first[1] > MAX_GLYPH_DISTANCE || (second && first[1] > MAX_GLYPH_RATIO * second[1])) return '?';
   return first[0];
 }
 
 /**
  * 'remaining': the whole word is the mines not yet flagged ("0017"). 'flags-of-total': flags placed and the
- * total ("6/10"), also inside a longer word ("Mines: 6/10" when the space is narrow).
+ * total ("6/10"), also inside a longer word ("Mines: 6/10 Time" when the space is narrow) — but only beside
+ * glyphs clearly not digits: an unclear one ("?1/99" for "31/99", "6/10?" for "6/100") may be a digit of it.
  */
 export function parseCounter(text: string, kind: CounterModel['kind']): { text: string; remaining: number; total: number | null } | null {
   if (kind === 'remaining') return /^\d{1,4}$/.test(text) ? { text, remaining: Number(text), total: null } : null;
-  const m = /(?:^|[^\d/])(\d{1,4})\/(\d{1,4})(?:$|[^\d/])/.exec(text) ?? /^(\d{1,4})\/(\d{1,4})$/.exec(text);
+  const m = /(?:^|_)(\d{1,4})\/(\d{1,4})(?:$|_)/.exec(text);
   if (!m || Number(m[1]) > Number(m[2])) return null;
   return { text: `${m[1]}/${m[2]}`, remaining: Number(m[2]) - Number(m[1]), total: Number(m[2]) };
 }

@@ -24,7 +24,7 @@ const SHAPE_H = 12;
  * digit's columns stays apart. Frame lines along the box are not text. Glyphs much shorter than their word
  * (a colon, a speck) are dropped.
  */
-export function wordsIn(image: RgbaImage, box: Rect, inkRank = 0.99): Glyph[][] {
+export function wordsIn(image: RgbaImage, box: Rect, ink: Ink = { rank: 0.99 }): Glyph[][] {
   const left = max(0, round(box.left));
   const top = max(0, round(box.top));
   const right = min(image.width, round(box.left + box.width));
@@ -33,13 +33,10 @@ export function wordsIn(image: RgbaImage, box: Rect, inkRank = 0.99): Glyph[][] 
   const h = bottom - top;
   if (w < 2 || h < 4) return [];
   const distance = inkDistances(image, left, top, w, h);
-  const threshold = max(48, 0.45 * percentile(distance, inkRank));
-  const mask = new Float32Array(w * h);
+  const threshold = inkThreshold(distance, w, h, ink);
+  const mask = inkMask(distance, threshold);
   const soft = new Float32Array(w * h);
-  for (let i = 0; i < mask.length; i++) {
-    mask[i] = distance[i] >= threshold ? 1 : 0;
-    soft[i] = min(1, max(0, (distance[i] - 0.5 * threshold) / threshold));
-  }
+  for (let i = 0; i < mask.length; i++) soft[i] = min(1, max(0, (distance[i] - 0.5 * threshold) / threshold));
   eraseLines(mask, w, h);
   const { rects, labels } = blobs(mask, w, h);
   return wordBoxes(rects.map((r, i) => ({ ...r, members: [i] }))).map((word) => {
@@ -50,8 +47,38 @@ export function wordsIn(image: RgbaImage, box: Rect, inkRank = 0.99): Glyph[][] 
   }).filter((word) => word.length > 0);
 }
 
+/**
+ * How ink is told from the background: it stands out from the box's commonest colour by about half as much
+ * as its strongest pixels (this rank of them) — with `besideLines`, those of rows and columns inked end to
+ * end aside: a band of dark desktop below a window's status bar sets the bar so high that the text's
+ * antialiased strokes thin out (KMines' "0" 6 px wide, not 7).
+ */
+export interface Ink {
+  rank: number;
+  besideLines?: boolean;
+}
+
+function inkThreshold(distance: Float32Array, w: number, h: number, ink: Ink): number {
+  const first = max(48, 0.45 * percentile(distance, ink.rank));
+  if (!ink.besideLines) return first;
+  const { rows, cols } = inkedLines(inkMask(distance, first), w, h);
+  const [lineRows, lineCols] = [new Set(rows), new Set(cols)];
+  const rest = distance.filter((_, i) => !lineRows.has(floor(i / w)) && !lineCols.has(i % w));
+  return rest.length ? max(48, 0.45 * percentile(rest, ink.rank)) : first;
+}
+
+function inkMask(distance: Float32Array, threshold: number): Float32Array {
+  return distance.map((d) => (d >= threshold ? 1 : 0));
+}
+
 /** Rows and columns inked almost end to end are frame lines, not text: erased. */
 function eraseLines(ink: Float32Array, w: number, h: number): void {
+  const { rows, cols } = inkedLines(ink, w, h);
+  for (const y of rows) ink.fill(0, y * w, (y + 1) * w);
+  for (const x of cols) for (let y = 0; y < h; y++) ink[y * w + x] = 0;
+}
+
+function inkedLines(ink: Float32Array, w: number, h: number): { rows: number[]; cols: number[] } {
   const rows: number[] = [];
   const cols: number[] = [];
   for (let y = 0; y < h; y++) {
@@ -64,8 +91,7 @@ function eraseLines(ink: Float32Array, w: number, h: number): void {
     for (let y = 0; y < h; y++) n += ink[y * w + x];
     if (n >= 0.85 * h) cols.push(x);
   }
-  for (const y of rows) ink.fill(0, y * w, (y + 1) * w);
-  for (const x of cols) for (let y = 0; y < h; y++) ink[y * w + x] = 0;
+  return { rows, cols };
 }
 
 function touches(r: Rect, left: number, top: number, right: number, bottom: number): boolean {
