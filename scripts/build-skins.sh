@@ -24,6 +24,12 @@ learn kmines-green kmines s1-03
 node scripts/add-labels.js gnome-mines-bgcolors fixtures/gnome-mines/learn/s5-03.png
 node scripts/add-labels.js xbomb fixtures/xbomb/learn/s5-03.png
 node scripts/add-labels.js gnome-mines-default fixtures/gnome-mines/learn/s7-02.png fixtures/gnome-mines/learn/s9-02.png
+# labels missing at a cell size (seeds 11 to 20): ace's 24 px 4 and 5, KMines classic's 5, xbomb level 1's 50 px 4,
+# GNOME classic's 3 at 8×8's 46 px
+node scripts/add-labels.js ace-minesweeper fixtures/ace-minesweeper/learn/s20-04.png
+node scripts/add-labels.js kmines-classic fixtures/kmines/learn/s17-04.png
+node scripts/add-labels.js xbomb fixtures/xbomb/learn/s11-01.png
+node scripts/add-labels.js gnome-mines-classic fixtures/gnome-mines/learn/s11-01.png
 # each skin's mine counter: its place and glyphs (learn rebuilt the folders without them)
 node scripts/learn-counters.js
 # lost-game cells (* and X) from the seed 3 losses in fixtures/<game>/lost/
