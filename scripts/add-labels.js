@@ -17,8 +17,10 @@ async function main() {
   const sources = captures.map((image) => ({ image, board: parseBoard(fs.readFileSync(image.replace(/\.png$/, '.board.txt'), 'utf8')) }));
   const learned = await learn(sources, skinName);
   const added = new Map();
-  for (const t of learned.templates.filter((t) => /^[0-8]$/.test(t.label) && !have.has(`${t.label}@${t.image.width}`))) {
-    added.set(`${t.label}@${t.image.width}`, (added.get(`${t.label}@${t.image.width}`) ?? 0) + 1);
+  for (const t of learned.templates) {
+    const key = `${t.label}@${t.image.width}`;
+    if (!/^[0-8]$/.test(t.label) || have.has(key)) continue;
+    added.set(key, (added.get(key) ?? 0) + 1);
     await writePng(t.image, path.join(out, freeName(out, t.label)));
   }
   await loadSkin(out);

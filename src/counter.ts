@@ -4,10 +4,10 @@ import { type Glyph, type Ink, joinThinBars, shapeDistance, shapeOf, wordsIn } f
 
 /** A glyph this far from every character of the skin (shapeDistance) is not one of them… */
 const MAX_GLYPH_DISTANCE = 0.2;
-/** …and this far, clearly none of them: a letter or an icon, not a digit too blurred to tell. */
-const FOREIGN_DISTANCE = 0.3;
 /** …and the best character must beat the next-best by this factor. */
 const MAX_GLYPH_RATIO = 0.7;
+/** A glyph this far from every character is clearly none of them: a letter or an icon, not a blurred digit. */
+const FOREIGN_DISTANCE = 0.3;
 /** Glyphs are compared with examples of about their own height (within 25 %): a blurred 5 px example of a 0 is not a 0 at 10 px. */
 const SIZE_TOLERANCE = Math.log(1.25);
 
