@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { analyzeImage } from '../src/analyze';
@@ -17,20 +17,31 @@ const VARIANTS: Record<string, (file: string) => Promise<Buffer>> = {
   desktop: (file) => onDesktop(file, 150, 90),
 };
 
-// xbomb is not here: its level 1 draws 50 px cells with other glyphs than the 20 px of levels 2-3, so no
-// single capture covers both (98.7 % of held-out cells at 100 %; and 68 % at 50 %: see the README).
+// xbomb's level 1 draws 50 px cells with other glyphs than the 20 px of levels 2-3, so one capture covers
+// levels 2-3 only; GNOME Mines and KMines draw a theme per game: one capture reads the shots of its theme.
 // ace's skin comes from one 32×32 capture with 12 px cells and reads its 11×11 (36 px) and 16×16 (24 px)
-// boards too; not at 50 %, where the 32×32 boards have 6 px cells (refused) and a 36 px skin is needed.
-const ONE_CAPTURE: [game: string, capture: string, variants: string[]][] = [
-  ['xdemineur', 's1-05', Object.keys(VARIANTS)],
-  ['ace-minesweeper', 's1-03', Object.keys(VARIANTS).filter((v) => v !== '50%')],
+// boards too; not at 50 %, where the 32×32 boards have 6 px cells and a 36 px skin is needed.
+// Not here, for the labels their capture lacks (measured in the README): GNOME `bgcolors`, KMines `classic`.
+const ALL = Object.keys(VARIANTS);
+const ONE_CAPTURE: [game: string, capture: string, variants: string[], shows: (variant: Record<string, unknown>) => boolean][] = [
+  ['xdemineur', 's1-05', ALL, () => true],
+  ['ace-minesweeper', 's1-03', ALL.filter((v) => v !== '50%'), () => true],
+  ['kmines', 's1-05', ALL, (v) => v.theme === 'default'],
+  ['gnome-mines', 's1-02', ALL, (v) => v.theme === 'default'],
+  ['xbomb', 's1-03', ALL, (v) => v.level !== 1],
 ];
 
-describe.each(ONE_CAPTURE)('%s: a skin learned from %s alone', (game, capture, variants) => {
+/** The held-out captures (seeds 2-4) of the game whose variant (theme, level) passes `shows`. */
+function heldOut(dir: string, shows: (variant: Record<string, unknown>) => boolean): string[] {
+  const variantOf = (shot: string) => JSON.parse(readFileSync(path.join(dir, shot.replace(/\.png$/, '.meta.json')), 'utf8')).variant;
+  return readdirSync(dir).filter((f) => /^s[234]-\d+\.png$/.test(f) && shows(variantOf(f))).sort();
+}
+
+describe.each(ONE_CAPTURE)('%s: a skin learned from %s alone', (game, capture, variants, shows) => {
   const tmp = tempDir();
   const skinDir = path.join(tmp.dir, 'skin');
   const dir = path.join(FIXTURES, game);
-  const shots = readdirSync(dir).filter((f) => /^s2-\d+\.png$/.test(f)).sort();
+  const shots = heldOut(dir, shows);
   afterAll(tmp.cleanup);
 
   beforeAll(async () => {
@@ -54,7 +65,7 @@ describe.each(ONE_CAPTURE)('%s: a skin learned from %s alone', (game, capture, v
       }
     }
     expect(misread).toEqual([]);
-    expect(shots.length).toBeGreaterThanOrEqual(5);
+    expect(shots.length).toBeGreaterThanOrEqual(3);
     expect(right / total).toBeGreaterThanOrEqual(0.995);
   });
 });
