@@ -18,16 +18,13 @@ export function cellPatch(image: RgbaImage, grid: Grid, row: number, col: number
   const y0 = cellTop(grid, row) + inset * grid.pitchY;
   const w = grid.pitchX * (1 - 2 * inset);
   const h = grid.pitchY * (1 - 2 * inset);
-  const rgb = new Float32Array(size * size * 3);
   const xs = spans(x0, w / size, size, image.width);
   const ys = spans(y0, h / size, size, image.height);
   const sums = rowSums(image);
+  if (sums) return patchFromSums(sums, image.width, xs, ys, size);
+  const rgb = new Float32Array(size * size * 3);
   for (let j = 0; j < size; j++) {
-    for (let i = 0; i < size; i++) {
-      const at = (j * size + i) * 3;
-      if (sums) averageFromSums(sums, image.width, xs[2 * i], xs[2 * i + 1], ys[2 * j], ys[2 * j + 1], rgb, at);
-      else averageInto(image, xs[2 * i], xs[2 * i + 1], ys[2 * j], ys[2 * j + 1], rgb, at);
-    }
+    for (let i = 0; i < size; i++) averageInto(image, xs[2 * i], xs[2 * i + 1], ys[2 * j], ys[2 * j + 1], rgb, (j * size + i) * 3);
   }
   return { size, rgb };
 }
@@ -94,34 +91,70 @@ function rowSums(image: RgbaImage): Float32Array | null {
 const sumsCache = new WeakMap<RgbaImage, Float32Array>();
 const MAX_SUMMED = 16_000_000;
 
-/** Like averageInto, from the row sums: each row's span is the difference of two interpolated sums. */
-function averageFromSums(sums: Float32Array, width: number, x0: number, x1: number, y0: number, y1: number, out: Float32Array, at: number): void {
-  const yFrom = floor(y0);
-  const yTo = ceil(y1);
-  const i0 = floor(x0);
-  const i1 = floor(x1);
-  const f0 = x0 - i0;
-  const f1 = x1 - i1;
+/**
+ * Like averageInto for every pixel of the patch, from the row sums, in two passes: each column's span on
+ * each source row once (the difference of two interpolated sums), then each output row's weighted rows.
+ */
+function patchFromSums(sums: Float32Array, width: number, xs: Float64Array, ys: Float64Array, size: number): Patch {
+  const rgb = new Float32Array(size * size * 3);
+  const yFrom = floor(ys[0]);
+  const yTo = ceil(ys[2 * size - 1]);
   const stride = (width + 1) * 3;
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  let weight = 0;
+  const row = size * 3;
+  const spanSums = scratch(max(0, yTo - yFrom) * row);
   for (let y = yFrom; y < yTo; y++) {
-    const wy = (y + 1 < y1 ? y + 1 : y1) - (y > y0 ? y : y0);
-    const a = y * stride + i0 * 3;
-    const c = y * stride + i1 * 3;
-    const an = i0 < width ? a + 3 : a;
-    const cn = i1 < width ? c + 3 : c;
-    r += wy * (sums[c] + f1 * (sums[cn] - sums[c]) - sums[a] - f0 * (sums[an] - sums[a]));
-    g += wy * (sums[c + 1] + f1 * (sums[cn + 1] - sums[c + 1]) - sums[a + 1] - f0 * (sums[an + 1] - sums[a + 1]));
-    b += wy * (sums[c + 2] + f1 * (sums[cn + 2] - sums[c + 2]) - sums[a + 2] - f0 * (sums[an + 2] - sums[a + 2]));
-    weight += wy * (x1 - x0);
+    const base = (y - yFrom) * row;
+    for (let i = 0; i < size; i++) {
+      const x0 = xs[2 * i];
+      const x1 = xs[2 * i + 1];
+      const i0 = floor(x0);
+      const i1 = floor(x1);
+      const f0 = x0 - i0;
+      const f1 = x1 - i1;
+      const a = y * stride + i0 * 3;
+      const c = y * stride + i1 * 3;
+      const an = i0 < width ? a + 3 : a;
+      const cn = i1 < width ? c + 3 : c;
+      const at = base + i * 3;
+      spanSums[at] = sums[c] + f1 * (sums[cn] - sums[c]) - sums[a] - f0 * (sums[an] - sums[a]);
+      spanSums[at + 1] = sums[c + 1] + f1 * (sums[cn + 1] - sums[c + 1]) - sums[a + 1] - f0 * (sums[an + 1] - sums[a + 1]);
+      spanSums[at + 2] = sums[c + 2] + f1 * (sums[cn + 2] - sums[c + 2]) - sums[a + 2] - f0 * (sums[an + 2] - sums[a + 2]);
+    }
   }
-  const k = weight > 0 ? 1 / weight : 0;
-  out[at] = r * k;
-  out[at + 1] = g * k;
-  out[at + 2] = b * k;
+  const total = scratchRow(row);
+  for (let j = 0; j < size; j++) {
+    const y0 = ys[2 * j];
+    const y1 = ys[2 * j + 1];
+    total.fill(0);
+    let rows = 0;
+    for (let y = floor(y0); y < ceil(y1); y++) {
+      const wy = (y + 1 < y1 ? y + 1 : y1) - (y > y0 ? y : y0);
+      const base = (y - yFrom) * row;
+      for (let k = 0; k < row; k++) total[k] += wy * spanSums[base + k];
+      rows += wy;
+    }
+    for (let i = 0; i < size; i++) {
+      const weight = rows * (xs[2 * i + 1] - xs[2 * i]);
+      const k = weight > 0 ? 1 / weight : 0;
+      const at = (j * size + i) * 3;
+      rgb[at] = total[i * 3] * k;
+      rgb[at + 1] = total[i * 3 + 1] * k;
+      rgb[at + 2] = total[i * 3 + 2] * k;
+    }
+  }
+  return { size, rgb };
+}
+
+/** Reused work buffers of patchFromSums (a patch is built thousands of times per screenshot). */
+let spanBuffer = new Float64Array(0);
+let rowBuffer = new Float64Array(0);
+function scratch(length: number): Float64Array {
+  if (spanBuffer.length < length) spanBuffer = new Float64Array(length);
+  return spanBuffer;
+}
+function scratchRow(length: number): Float64Array {
+  if (rowBuffer.length < length) rowBuffer = new Float64Array(length);
+  return rowBuffer;
 }
 
 /** Weighted sum over the pixels the span covers (for images too large to keep row sums of). */
