@@ -10,6 +10,7 @@ import { scaleGrid, shiftGrid } from './pixels';
 import { neighbours } from './board';
 import { builtinSkinNames, loadSkin } from './skin';
 import { SKINLESS, readWithoutSkin } from './skinless';
+import { readResampled } from './resampled';
 
 const trace = debuglog('mine-assist');
 
@@ -74,7 +75,7 @@ export interface SkinReading {
  */
 function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
   const fitted = alignLines(image, growToSkin(image, alignToSkin(image, found, skin), skin), skin);
-  const all = classify(image, fitted, skin);
+  const all = readResampled(image, fitted, skin, classify(image, fitted, skin));
   const limit = Math.min(2 * skin.maxDistance, Math.max(skin.maxDistance, 4 * median(all.map((r) => r.distance))));
   const first = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= limit && !all[row * fitted.cols + col].unreadable);
   const within = (t: { grid: Grid; top: number; left: number }) => distrustLoneZeros(t.grid, all

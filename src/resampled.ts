@@ -1,0 +1,168 @@
+// A screenshot shrunk below the skin's cell size (a 12 px board saved at 50 %) keeps a glyph in a few pixels,
+// and the shrinking tool's kernel shapes them: compared the usual way (cell and template both area-averaged
+// to one size), a 2 and a 3 sit about as far from the cell. Here each unreadable cell is compared, on the
+// screenshot's own pixels, with every larger template shrunk onto them the way image tools shrink (lanczos3,
+// bicubic), at the cell's place to a quarter pixel. The true label then sits far closer than any other,
+// and a label the skin lacks still sits far from every template, so it stays unreadable.
+import type { Cell, Grid, Reading, RgbaImage, Skin } from './types';
+import { cellLeft, cellTop } from './pixels';
+
+const { abs, ceil, floor, max, min, PI, round, sin, sqrt } = Math;
+
+interface Kernel {
+  radius: number;
+  weight(x: number): number;
+}
+
+const sinc = (x: number): number => (x === 0 ? 1 : sin(PI * x) / (PI * x));
+
+/** Lanczos3 (sharp's, ImageMagick's default for shrinking) and Catmull-Rom bicubic (Pillow's, browsers'). */
+const KERNELS: Kernel[] = [
+  { radius: 3, weight: (x) => (abs(x) < 3 ? sinc(x) * sinc(x / 3) : 0) },
+  {
+    radius: 2,
+    weight: (x) => {
+      const t = abs(x);
+      return t < 1 ? 1.5 * t ** 3 - 2.5 * t ** 2 + 1 : t < 2 ? -0.5 * t ** 3 + 2.5 * t ** 2 - 4 * t + 2 : 0;
+    },
+  },
+];
+
+/** Templates this many times the cell's size or more are shrunk onto it; up to MAX_SHRINK (cost grows with it). */
+const MIN_SHRINK = 1.5;
+const MAX_SHRINK = 4.5;
+
+/** The cell's place is tried this far each way (pixels), in steps of STEP; templates are placed to 1/PHASES px. */
+const REACH = 0.5;
+const STEP = 0.25;
+const PHASES = 8;
+
+/**
+ * A grid with more of its cells unreadable than this is not read again: it is a wrong grid or skin (refused
+ * after all), and each cell costs a few hundred template placements.
+ */
+const MOST_UNREADABLE = 0.3;
+
+/** A label is read when its template sits this close (share of the skin's limit) and this much closer than any other label's. */
+const SURE = 0.3;
+const RATIO = 0.5;
+
+/** A template shrunk onto the pixels of a cell whose left/top edge falls at one phase: RGB per pixel, and where those pixels start. */
+interface Shrunk {
+  rgb: Float64Array;
+  width: number;
+  height: number;
+  /** First pixel column/row, from the whole pixel at or before the cell's edge. */
+  left: number;
+  top: number;
+}
+
+/** Readings with each unreadable cell read again against the larger templates shrunk onto its pixels. */
+export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings: Reading[]): Reading[] {
+  const templates = skin.templates.filter((t) => {
+    const shrink = min(t.image.width / grid.pitchX, t.image.height / grid.pitchY);
+    return shrink >= MIN_SHRINK && shrink <= MAX_SHRINK;
+  });
+  const unreadable = readings.filter((r) => r.unreadable).length;
+  if (!templates.length || !unreadable || unreadable > MOST_UNREADABLE * readings.length) return readings;
+  const cache = new Map<number, Shrunk>();
+  const shrunk = (t: number, k: number, qx: number, qy: number): Shrunk => {
+    const key = ((t * KERNELS.length + k) * PHASES + qx) * PHASES + qy;
+    let found = cache.get(key);
+    if (!found) cache.set(key, (found = shrinkTemplate(templates[t].image, KERNELS[k], qx / PHASES, qy / PHASES, grid, skin.inset)));
+    return found;
+  };
+  return readings.map((r) => {
+    if (!r.unreadable) return r;
+    const nearest = new Map<Cell, number>();
+    for (let dy = -REACH; dy <= REACH + 1e-9; dy += STEP) {
+      for (let dx = -REACH; dx <= REACH + 1e-9; dx += STEP) {
+        const x = round((cellLeft(grid, r.col) + dx) * PHASES) / PHASES;
+        const y = round((cellTop(grid, r.row) + dy) * PHASES) / PHASES;
+        const [qx, qy] = [round((x - floor(x)) * PHASES) % PHASES, round((y - floor(y)) * PHASES) % PHASES];
+        templates.forEach((t, i) => {
+          for (let k = 0; k < KERNELS.length; k++) {
+            const distance = distanceAt(image, shrunk(i, k, qx, qy), floor(x), floor(y));
+            if (distance < (nearest.get(t.label) ?? Infinity)) nearest.set(t.label, distance);
+          }
+        });
+      }
+    }
+    const [first, second] = [...nearest].sort((a, b) => a[1] - b[1]);
+    const runnerUp = second ?? ['.', Infinity];
+    if (!first || first[1] > SURE * skin.maxDistance || first[1] > RATIO * runnerUp[1]) return r;
+    return { ...r, cell: first[0], best: first[0], distance: first[1], runnerUp: runnerUp[0], runnerUpDistance: runnerUp[1], unreadable: false };
+  });
+}
+
+/** RMS distance (per channel, 0-255) between the shrunk template and the screenshot's pixels at the cell whose edge pixel is (x, y). */
+function distanceAt(image: RgbaImage, s: Shrunk, x: number, y: number): number {
+  const [left, top] = [x + s.left, y + s.top];
+  if (left < 0 || top < 0 || left + s.width > image.width || top + s.height > image.height || !s.width || !s.height) return Infinity;
+  let sum = 0;
+  for (let j = 0; j < s.height; j++) {
+    for (let i = 0; i < s.width; i++) {
+      const p = ((top + j) * image.width + left + i) * 4;
+      const q = (j * s.width + i) * 3;
+      for (let c = 0; c < 3; c++) sum += (image.data[p + c] - s.rgb[q + c]) ** 2;
+    }
+  }
+  return sqrt(sum / (3 * s.width * s.height));
+}
+
+/**
+ * The template shrunk onto the whole pixels inside a cell (less the skin's inset) whose left and top edges
+ * fall `fx`, `fy` past a pixel boundary: each pixel the kernel-weighted mean of the template pixels around
+ * its centre (edges repeated), in two passes, clamped to 0-255 as an 8-bit image is.
+ */
+function shrinkTemplate(template: RgbaImage, kernel: Kernel, fx: number, fy: number, grid: Grid, inset: number): Shrunk {
+  const xs = pixelsAcross(fx, grid.pitchX, inset);
+  const ys = pixelsAcross(fy, grid.pitchY, inset);
+  const across = taps(xs, fx, template.width / grid.pitchX, template.width, kernel);
+  const down = taps(ys, fy, template.height / grid.pitchY, template.height, kernel);
+  const [width, height] = [xs.to - xs.from, ys.to - ys.from];
+  const rows = new Float64Array(template.height * width * 3);
+  for (let ty = 0; ty < template.height; ty++) {
+    for (let i = 0; i < width; i++) {
+      for (const [tx, w] of across[i]) {
+        const p = (ty * template.width + tx) * 4;
+        const q = (ty * width + i) * 3;
+        for (let c = 0; c < 3; c++) rows[q + c] += w * template.data[p + c];
+      }
+    }
+  }
+  const rgb = new Float64Array(width * height * 3);
+  for (let j = 0; j < height; j++) {
+    for (const [ty, w] of down[j]) {
+      for (let k = 0; k < width * 3; k++) rgb[j * width * 3 + k] += w * rows[ty * width * 3 + k];
+    }
+  }
+  for (let k = 0; k < rgb.length; k++) rgb[k] = min(255, max(0, rgb[k]));
+  return { rgb, width, height, left: xs.from, top: ys.from };
+}
+
+/** The whole pixels inside a cell (less the inset) whose edge falls `f` past pixel 0: [from, to). */
+function pixelsAcross(f: number, pitch: number, inset: number): { from: number; to: number } {
+  const from = ceil(f + inset * pitch);
+  return { from, to: max(from, floor(f + (1 - inset) * pitch)) };
+}
+
+/** For each pixel, the template pixels the kernel weighs and their weights (summing to 1), template `scale` pixels to one. */
+function taps(pixels: { from: number; to: number }, f: number, scale: number, length: number, kernel: Kernel): [number, number][][] {
+  const out: [number, number][][] = [];
+  for (let u = pixels.from; u < pixels.to; u++) {
+    const centre = (u + 0.5 - f) * scale;
+    const reach = kernel.radius * scale;
+    const weights = new Map<number, number>();
+    let total = 0;
+    for (let i = floor(centre - reach); i <= ceil(centre + reach); i++) {
+      const w = kernel.weight((i + 0.5 - centre) / scale);
+      if (!w) continue;
+      const at = min(length - 1, max(0, i));
+      weights.set(at, (weights.get(at) ?? 0) + w);
+      total += w;
+    }
+    out.push([...weights].map(([i, w]) => [i, w / total]));
+  }
+  return out;
+}
