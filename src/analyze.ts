@@ -1,5 +1,5 @@
 import type { Analysis, Board, Coord, CounterModel, Grid, Reading, RgbaImage } from './types';
-import { decode } from './decode';
+import { blurred, decode, isJpeg } from './decode';
 import { type Located, type OutlineFinder, SeveralBoardsError, locateAll } from './locate';
 import { fitGrid } from './grid';
 import { scaleGrid, shrinkImage } from './pixels';
@@ -36,7 +36,7 @@ export async function analyzeImage(input: string | Buffer, file: string, options
   const found: Partial<Analysis> = {};
   try {
     image = await decode(input);
-    const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found);
+    const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found, () => isJpeg(input));
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
     const cut = cutSides(image, grid);
     const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
@@ -66,7 +66,7 @@ export async function analyzeImage(input: string | Buffer, file: string, options
  * neither reads a board (and neither found two), outlines are looked for once more on the screenshot
  * shrunk by half.
  */
-async function readScreenshot(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>): Promise<SkinReading> {
+async function readScreenshot(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, jpeg: () => Promise<boolean>): Promise<SkinReading> {
   const own = await readFrom(image, skinName, found, 'own').catch((err: unknown) => err as Error);
   if (!(own instanceof Error) && own.readings.every((r) => !r.unreadable)) return own;
   const opencv = await readFrom(image, skinName, found, 'opencv').catch((err: unknown) => err as Error);
@@ -74,7 +74,7 @@ async function readScreenshot(image: RgbaImage, skinName: string | undefined, fo
     if (!(own instanceof Error)) return own;
     if (own instanceof SeveralBoardsError) throw own;
     if (opencv instanceof SeveralBoardsError) throw opencv;
-    return readCoarse(image, skinName, found, opencv);
+    return readCoarse(image, skinName, found, opencv, await jpeg());
   }
   if (own instanceof Error) return opencv;
   const score = (read: SkinReading) => read.readings.filter((r) => !r.unreadable).length - read.fit.meanDistance / (1 + read.fit.maxDistance);
@@ -82,19 +82,32 @@ async function readScreenshot(image: RgbaImage, skinName: string | undefined, fo
 }
 
 /**
- * Outlines looked for on the screenshot shrunk by half, the cells read at full size: a board of textured
- * cells with no borders (KMines' grass) scaled up, blurred, shows no outline of a whole cell, but shrunk
- * back it does. The first error stands when this finds nothing either.
+ * Outlines looked for on the screenshot shrunk by half, and for a JPEG then slightly blurred and shrunk, then
+ * only blurred, the cells read at full size: a board of textured cells with no borders (KMines' grass) scaled up,
+ * blurred, shows no outline of a whole cell, but shrunk back it does; saved as JPEG, the 8×8 blocks break
+ * the cells' faint outlines, and a blur of under a pixel joins them again. The first error stands when
+ * none of these finds a board either.
  */
-async function readCoarse(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, first: Error): Promise<SkinReading> {
+async function readCoarse(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, first: Error, jpeg: boolean): Promise<SkinReading> {
   if (Math.min(image.width, image.height) < COARSE_MIN_SIDE) throw first;
-  const coarse = { image: shrinkImage(image, 2), k: 2 };
-  for (const finder of ['own', 'opencv'] as const) {
-    const read = await readFrom(image, skinName, found, finder, coarse).catch(() => null);
-    if (read) return read;
+  let soft: RgbaImage | null = null;
+  const softened = async () => (soft ??= await blurred(image, JPEG_BLUR));
+  const views = [
+    async () => ({ image: shrinkImage(image, 2), k: 2 }),
+    ...(jpeg ? [async () => ({ image: shrinkImage(await softened(), 2), k: 2 }), async () => ({ image: await softened(), k: 1 })] : []),
+  ];
+  for (const view of views) {
+    const located = await view();
+    for (const finder of ['own', 'opencv'] as const) {
+      const read = await readFrom(image, skinName, found, finder, located).catch(() => null);
+      if (read) return read;
+    }
   }
   throw first;
 }
+
+/** Blur (Gaussian sigma, pixels) that joins outlines a JPEG's blocks broke, and no more. */
+const JPEG_BLUR = 0.8;
 
 /** An image smaller than this (pixels, either side) is not looked at shrunk: its cells would be too small. */
 const COARSE_MIN_SIDE = 400;

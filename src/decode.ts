@@ -44,3 +44,16 @@ function describe(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.split('\n')[0].replace(/^Input (file|buffer) /, '');
 }
+
+/** Whether the image is a JPEG (its header says so); false when it cannot be read. */
+export async function isJpeg(input: string | Buffer): Promise<boolean> {
+  return sharp(input).metadata().then((m) => m.format === 'jpeg', () => false);
+}
+
+/** The pixels blurred (Gaussian, `sigma` px). */
+export async function blurred(image: RgbaImage, sigma: number): Promise<RgbaImage> {
+  const { width, height } = image;
+  const input = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length);
+  const data = await sharp(input, { raw: { width, height, channels: 4 } }).blur(sigma).raw().toBuffer();
+  return { width, height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}

@@ -27,7 +27,7 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
   const misplaced = !cellsPlaced(view, read.grid, read.skin);
   const poorFit = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance || misplaced;
   const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
-  if (!poorFit && !small && unreadable <= MAX_UNREADABLE) return read;
+  if (!poorFit && !small && unreadable <= MAX_UNREADABLE) return { ...read, readings: readResampled(view, read.grid, read.skin, read.readings) };
   const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid);
   if (skinless && readsEnough(skinless.readings)) return skinless;
   if (misplaced) throw new Error(`no skin fits this board (${read.skin.name} fits it as well half a cell off: it cannot tell where the cells are)`);
@@ -75,7 +75,7 @@ export interface SkinReading {
  */
 function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
   const fitted = alignLines(image, growToSkin(image, alignToSkin(image, found, skin), skin), skin);
-  const all = readResampled(image, fitted, skin, classify(image, fitted, skin));
+  const all = classify(image, fitted, skin);
   const limit = Math.min(2 * skin.maxDistance, Math.max(skin.maxDistance, 4 * median(all.map((r) => r.distance))));
   const first = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= limit && !all[row * fitted.cols + col].unreadable);
   const within = (t: { grid: Grid; top: number; left: number }) => distrustLoneZeros(t.grid, all
