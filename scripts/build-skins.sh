@@ -34,3 +34,5 @@ node scripts/add-labels.js gnome-mines-classic fixtures/gnome-mines/learn/s11-01
 node scripts/learn-counters.js
 # lost-game cells (* and X) from the seed 3 losses in fixtures/<game>/lost/
 node scripts/learn-lost.js
+# question marks (?) and wrong flags (!) from the captures in fixtures/marks/learn (scripts/capture-marks.py)
+node scripts/learn-marks.js

@@ -7,10 +7,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { analyzeImage } = require('../dist/analyze');
 const { learn } = require('../dist/learn');
-const { loadSkin } = require('../dist/skin');
+const { writeLabelFiles } = require('./label-files');
 const { decode } = require('../dist/decode');
 const { cellPatch } = require('../dist/pixels');
-const { writePng } = require('../dist/render');
 
 const root = path.resolve(__dirname, '..');
 const GAMES = ['xdemineur', 'ace-minesweeper', 'kmines'];
@@ -65,14 +64,7 @@ async function main() {
     const learned = await learn(sources, skinName);
     const out = path.join(root, 'skins', skinName);
     for (const f of fs.readdirSync(out).filter((f) => /^(mine|exploded)(-[a-z])?\.png$/.test(f))) fs.rmSync(path.join(out, f));
-    const seen = new Map();
-    for (const t of learned.templates.filter((t) => NAMES[t.label])) {
-      const n = seen.get(t.label) ?? 0;
-      seen.set(t.label, n + 1);
-      await writePng(t.image, path.join(out, `${NAMES[t.label]}${n ? '-' + String.fromCharCode(97 + n) : ''}.png`));
-    }
-    await loadSkin(out);
-    console.log(`${skinName}: ${[...seen].map(([l, n]) => `${l}×${n}`).join(' ')}`);
+    console.log(`${skinName}: ${await writeLabelFiles(learned, out, NAMES)}`);
   }
 }
 
