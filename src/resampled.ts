@@ -37,12 +37,6 @@ const REACH = 0.5;
 const STEP = 0.25;
 const PHASES = 8;
 
-/**
- * A grid with more of its cells unreadable than this is not read again: it is a wrong grid or skin (refused
- * after all), and each cell costs a few hundred template placements.
- */
-const MOST_UNREADABLE = 0.3;
-
 /** A label is read when its template sits this close (share of the skin's limit) and this much closer than any other label's. */
 const SURE = 0.3;
 const RATIO = 0.5;
@@ -57,14 +51,16 @@ interface Shrunk {
   top: number;
 }
 
-/** Readings with each unreadable cell read again against the larger templates shrunk onto its pixels. */
+/**
+ * Readings with each unreadable cell read again against the larger templates shrunk onto its pixels. For a
+ * board already accepted (read.ts): each cell costs a few hundred template placements.
+ */
 export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings: Reading[]): Reading[] {
   const templates = skin.templates.filter((t) => {
     const shrink = min(t.image.width / grid.pitchX, t.image.height / grid.pitchY);
     return shrink >= MIN_SHRINK && shrink <= MAX_SHRINK;
   });
-  const unreadable = readings.filter((r) => r.unreadable).length;
-  if (!templates.length || !unreadable || unreadable > MOST_UNREADABLE * readings.length) return readings;
+  if (!templates.length || readings.every((r) => !r.unreadable)) return readings;
   const cache = new Map<number, Shrunk>();
   const shrunk = (t: number, k: number, qx: number, qy: number): Shrunk => {
     const key = ((t * KERNELS.length + k) * PHASES + qx) * PHASES + qy;
