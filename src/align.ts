@@ -63,6 +63,52 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
 }
 
 /**
+ * The grid with its pitch rounded to a whole or half pixel on each axis (a game draws its cells a whole
+ * pixel apart; scaled by 150 % or 250 %, half a pixel) and its start placed anew to half a pixel, around the
+ * same middle, when that fits the skin clearly better (SNAP_GAIN, on the sample's median: strips of
+ * desktop the grid may still hold fit nowhere either way). On a JPEG the fitted pitch drifts a fraction of a
+ * percent, and on sharp textures a grid half a pixel off fits far worse (KMines' grass: 5.2 on the cells,
+ * 12.7 half a pixel off), so the climbs, in steps of a twentieth of a cell, stop short of it. GNOME Mines
+ * draws its cells a fraction of a pixel apart (22.8 px): a whole pitch fits its JPEG about as well in the
+ * sample and worse elsewhere, and is not kept.
+ */
+export function snapToPixels(image: RgbaImage, grid: Grid, skin: Skin): Grid {
+  const sample = sampleCells(grid, 64);
+  const fitOf = (g: Grid) => median(nearestDistances(image, g, skin, sample));
+  const before = fitOf(grid);
+  if (before <= ALIGNED * skin.maxDistance) return grid;
+  let snap = { grid, fit: before };
+  for (const axis of ['x', 'y'] as const) {
+    for (const candidate of snapped(snap.grid, axis)) {
+      const fit = fitOf(candidate);
+      if (fit < snap.fit) snap = { grid: candidate, fit };
+    }
+  }
+  trace('snapped to pixels: fit %s → %s', before.toFixed(2), snap.fit.toFixed(2));
+  return snap.fit <= SNAP_GAIN * before ? snap.grid : grid;
+}
+
+/**
+ * Along one axis: the pitch rounded to a whole and to a half pixel (when within MAX_SNAP), each at starts around
+ * the same middle. None on an axis whose lines were found uneven (`lefts` / `tops`): there the game drew them so.
+ */
+function snapped(grid: Grid, axis: 'x' | 'y'): Grid[] {
+  if (axis === 'x' ? grid.lefts : grid.tops) return [];
+  const [start, pitch, count] = axis === 'x' ? [grid.left, grid.pitchX, grid.cols] : [grid.top, grid.pitchY, grid.rows];
+  const middle = start + (count * pitch) / 2;
+  const pitches = new Set([round(pitch), round(pitch * 2) / 2].filter((p) => p > 0 && abs(p / pitch - 1) <= MAX_SNAP));
+  return [...pitches].flatMap((p) => SNAP_OFFSETS.map((d) => {
+    const at = round((middle - (count * p) / 2 + d) * 2) / 2;
+    return axis === 'x' ? { ...grid, left: at, pitchX: p } : { ...grid, top: at, pitchY: p };
+  }));
+}
+
+/** A pitch is rounded only when this close (relative); the start is tried this far either way (pixels). */
+const MAX_SNAP = 0.006;
+const SNAP_OFFSETS = [-1, -0.5, 0, 0.5, 1];
+const SNAP_GAIN = 0.75;
+
+/**
  * Where most of a board is plain (open 0s fit anywhere) and hidden cells fit a few pixels either way, only
  * the count glyphs tell where the cells are, and only within a pixel or two: the sample's mean is flat
  * elsewhere and a climb in whole steps of 2 px or more has nothing to follow (xbomb's 75 px cells at 150 %,

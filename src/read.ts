@@ -5,7 +5,7 @@ import { debuglog } from 'node:util';
 import type { Analysis, Cell, Grid, Reading, RgbaImage, Skin, SkinFit } from './types';
 import { trimGrid } from './grid';
 import { classify, nearestDistances } from './classify';
-import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells } from './align';
+import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells, snapToPixels } from './align';
 import { scaleGrid, shiftGrid } from './pixels';
 import { neighbours } from './board';
 import { builtinSkinNames, loadSkin } from './skin';
@@ -74,7 +74,9 @@ export interface SkinReading {
  * or rescaled shot), so a poor shot is not cut down to its best rows.
  */
 function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
-  const fitted = alignLines(image, growToSkin(image, alignToSkin(image, found, skin), skin), skin);
+  // snapped before growing (a grid a fifth of a pixel off reads its edge strips poorly) and after the lines moved
+  const aligned = snapToPixels(image, alignToSkin(image, found, skin), skin);
+  const fitted = snapToPixels(image, alignLines(image, growToSkin(image, aligned, skin), skin), skin);
   const all = classify(image, fitted, skin);
   const limit = Math.min(2 * skin.maxDistance, Math.max(skin.maxDistance, 4 * median(all.map((r) => r.distance))));
   const first = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= limit && !all[row * fitted.cols + col].unreadable);
