@@ -28,12 +28,29 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
   const poorFit = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance || misplaced;
   const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
   if (!poorFit && !small && unreadable <= MAX_UNREADABLE) return { ...read, readings: readResampled(view, read.grid, read.skin, read.readings) };
+  const shrunk = misplaced || small ? null : readShrunk(view, read);
+  if (shrunk) return shrunk;
   const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid);
   if (skinless && readsEnough(skinless.readings)) return skinless;
   if (misplaced) throw new Error(`no skin fits this board (${read.skin.name} fits it as well half a cell off: it cannot tell where the cells are)`);
   if (poorFit) throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
   if (small) throw new Error(`no board found: only ${read.grid.rows}×${read.grid.cols} cells look like skin ${read.skin.name}`);
   throw new Error(`the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells match no template of skin ${read.skin.name}`);
+}
+
+/**
+ * A screenshot shrunk below the skin's templates (ace's 12 px skin on a board saved at 50 %, 6 px cells) may
+ * fit them poorly compared the usual way, both area-averaged to one size. Read again on its own pixels
+ * (resampled.ts), each cell that reads there gets that distance, and the board is judged again.
+ */
+function readShrunk(view: RgbaImage, read: SkinReading): SkinReading | null {
+  const readings = readResampled(view, read.grid, read.skin, read.readings);
+  if (readings === read.readings) return null;
+  const meanDistance = mean(readings.map((r) => r.distance));
+  const unreadable = readings.filter((r) => r.unreadable).length / Math.max(1, readings.length);
+  trace('read shrunk: mean distance %s, %s unreadable', meanDistance.toFixed(2), unreadable.toFixed(3));
+  if (meanDistance > POOR_FIT * read.skin.maxDistance || unreadable > MAX_UNREADABLE) return null;
+  return { ...read, readings, fit: { meanDistance, maxDistance: read.skin.maxDistance, fit: Math.max(0, 1 - meanDistance / read.skin.maxDistance) } };
 }
 
 /**

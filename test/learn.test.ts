@@ -20,12 +20,12 @@ const VARIANTS: Record<string, (file: string) => Promise<Buffer>> = {
 // xbomb's level 1 draws 50 px cells with other glyphs than the 20 px of levels 2-3, so one capture covers
 // levels 2-3 only; GNOME Mines and KMines draw a theme per game: one capture reads the shots of its theme.
 // ace's skin comes from one 32×32 capture with 12 px cells and reads its 11×11 (36 px) and 16×16 (24 px)
-// boards too; not at 50 %, where the 32×32 boards have 6 px cells and a 36 px skin is needed.
+// boards too, and at 50 % its 32×32 boards' 6 px cells, on their own pixels (resampled.ts).
 // Not here, for the labels their capture lacks (measured in the README): GNOME `bgcolors`, KMines `classic`.
 const ALL = Object.keys(VARIANTS);
 const ONE_CAPTURE: [game: string, capture: string, variants: string[], shows: (variant: Record<string, unknown>) => boolean][] = [
   ['xdemineur', 's1-05', ALL, () => true],
-  ['ace-minesweeper', 's1-03', ALL.filter((v) => v !== '50%'), () => true],
+  ['ace-minesweeper', 's1-03', ALL, () => true],
   ['kmines', 's1-05', ALL, (v) => v.theme === 'default'],
   ['gnome-mines', 's1-02', ALL, (v) => v.theme === 'default'],
   ['xbomb', 's1-03', ALL, (v) => v.level !== 1],
