@@ -1,6 +1,7 @@
 // @ts-check
-// node scripts/eval-lacking.js <skin> <game> [scale] [labels]: reads the seed-2 held-out shots of
-// fixtures/<game>/ (rescaled by `scale`, default 1) with a copy of built-in skin <skin> that lacks one label
+// node scripts/eval-lacking.js <skin> <game> [scale|jpeg] [labels] [shots]: reads the held-out shots of
+// fixtures/<game>/ named by `shots` (a pattern, default s2-*; rescaled by `scale`, default 1, or saved as JPEG
+// at quality 75) with a copy of built-in skin <skin> that lacks one label
 // (each of `labels` in turn, default 1,2,3,4), and counts that label's cells read unreadable and misread, and
 // the deductions the ground truth contradicts. A label a skin lacks must come out unreadable, never as
 // another label. Run after `npm run build`.
@@ -33,10 +34,11 @@ function trueMines(file) {
 }
 
 async function main() {
-  const [skin, game, scale = '1', labels = '1,2,3,4'] = process.argv.slice(2);
-  if (!skin || !game) throw new Error('usage: node scripts/eval-lacking.js <skin> <game> [scale] [labels]');
+  const [skin, game, scale = '1', labels = '1,2,3,4', pattern = 's2-*'] = process.argv.slice(2);
+  if (!skin || !game) throw new Error('usage: node scripts/eval-lacking.js <skin> <game> [scale|jpeg] [labels] [shots]');
   const dir = path.join(ROOT, 'fixtures', game);
-  const shots = fs.readdirSync(dir).filter((n) => /^s2-\d+\.png$/.test(n)).map((n) => path.join(dir, n));
+  const named = new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/\*/g, '\\d+')}\\.png$`);
+  const shots = fs.readdirSync(dir).filter((n) => named.test(n)).map((n) => path.join(dir, n));
   const rows = [];
   /** @type {string[]} */
   const notes = [];
@@ -47,7 +49,8 @@ async function main() {
     for (const file of shots) {
       const truth = parseBoard(fs.readFileSync(file.replace(/\.png$/, '.board.txt'), 'utf8'));
       let bytes = fs.readFileSync(file);
-      if (Number(scale) !== 1) {
+      if (scale === 'jpeg') bytes = await sharp(bytes).jpeg({ quality: 75 }).toBuffer();
+      else if (Number(scale) !== 1) {
         const { width = 0 } = await sharp(bytes).metadata();
         bytes = await sharp(bytes).resize({ width: Math.round(width * Number(scale)) }).png().toBuffer();
       }
