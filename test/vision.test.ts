@@ -131,6 +131,15 @@ describe('locating at other scales and in other pictures', () => {
     expect(analysis.status).toBe('error');
     expect(analysis.error).toMatch(/several boards/);
   });
+
+  test('a window of monospaced text is not several boards', async () => {
+    // its glyphs 9 px apart on lines 21 px apart make two lattices of 18×21 px "cells" (before: "several boards")
+    const lines = Array.from({ length: 30 }, (_, i) => `<text x="20" y="${40 + 21 * i}" font-size="15" font-family="monospace">Lorem ipsum dolor sit amet 12345 consectetur adipiscing elit ${i}</text>`);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect width="1000" height="700" fill="#eee"/>${lines.join('')}</svg>`;
+    const { analysis } = await analyzeImage(await sharp(Buffer.from(svg)).png().toBuffer(), 'text.png');
+    expect(analysis.status).toBe('error');
+    expect(analysis.error).not.toMatch(/several boards/);
+  });
 });
 
 /** A screenshot made from the built-in xdemineur templates: the board on a grey window, cells of 21 px. */
