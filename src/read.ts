@@ -50,7 +50,7 @@ function readShrunk(view: RgbaImage, read: SkinReading): SkinReading | null {
   const unreadable = readings.filter((r) => r.unreadable).length / Math.max(1, readings.length);
   trace('read shrunk: mean distance %s, %s unreadable', meanDistance.toFixed(2), unreadable.toFixed(3));
   if (meanDistance > POOR_FIT * read.skin.maxDistance || unreadable > MAX_UNREADABLE) return null;
-  return { ...read, readings, fit: { meanDistance, maxDistance: read.skin.maxDistance, fit: Math.max(0, 1 - meanDistance / read.skin.maxDistance) } };
+  return { ...read, readings, fit: skinFit(meanDistance, read.skin) };
 }
 
 /**
@@ -108,8 +108,11 @@ function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
     : within({ grid, top: first.top + again.top, left: first.left + again.left });
   const meanDistance = mean(readings.map((r) => r.distance));
   trace('skin %s: %d×%d, mean distance %s', skin.name, grid.rows, grid.cols, meanDistance.toFixed(2));
-  const fit = { meanDistance, maxDistance: skin.maxDistance, fit: Math.max(0, 1 - meanDistance / skin.maxDistance) };
-  return { skin, readings, grid, fit };
+  return { skin, readings, grid, fit: skinFit(meanDistance, skin) };
+}
+
+function skinFit(meanDistance: number, skin: Skin): SkinFit {
+  return { meanDistance, maxDistance: skin.maxDistance, fit: Math.max(0, 1 - meanDistance / skin.maxDistance) };
 }
 
 /**
