@@ -72,7 +72,7 @@ function inkMask(distance: Float32Array, threshold: number): Float32Array {
 }
 
 /** Frame lines (inkedLines) are not text: erased. */
-function eraseLines(ink: Float32Array, w: number, h: number): void {
+export function eraseLines(ink: Float32Array, w: number, h: number): void {
   const { rows, cols } = inkedLines(ink, w, h);
   for (const y of rows) ink.fill(0, y * w, (y + 1) * w);
   for (const x of cols) for (let y = 0; y < h; y++) ink[y * w + x] = 0;
@@ -147,7 +147,7 @@ export function glyphFromImage(image: RgbaImage): Glyph {
 }
 
 /** Per pixel, how far its colour is from the commonest colour of the area (largest channel difference). */
-function inkDistances(image: RgbaImage, left: number, top: number, w: number, h: number): Float32Array {
+export function inkDistances(image: RgbaImage, left: number, top: number, w: number, h: number): Float32Array {
   const bins = new Uint32Array(4096);
   const at = (x: number, y: number) => ((top + y) * image.width + left + x) * 4;
   for (let y = 0; y < h; y++) {
