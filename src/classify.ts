@@ -1,5 +1,6 @@
 import type { Cell, Coord, Grid, Reading, RgbaImage, Skin } from './types';
-import { cellPatch, coarseDistance, coarseOf, Patch, rmsDistanceWithin, shiftGrid, wholeGrid } from './pixels';
+import { shiftGrid, wholeGrid } from './pixels';
+import { cellPatch, coarseDistance, coarseOf, Patch, rmsDistanceWithin } from './patch';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { floor, max, min, round, sqrt } = Math;

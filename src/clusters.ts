@@ -1,6 +1,6 @@
 // Cells grouped by appearance, for the skin-free fallback: each cluster with its mean look, background and ink.
 import type { Grid, RgbaImage } from './types';
-import { cellPatch, type Patch } from './pixels';
+import { cellPatch, type Patch } from './patch';
 
 const { abs, max, sqrt } = Math;
 
