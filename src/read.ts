@@ -4,7 +4,8 @@
 import { debuglog } from 'node:util';
 import type { Analysis, Cell, Grid, Reading, RgbaImage, Skin, SkinFit } from './types';
 import { trimGrid } from './grid';
-import { classify, nearestDistances } from './classify';
+import { classify } from './classify';
+import { nearestDistances } from './nearest';
 import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells, snapToPixels } from './align';
 import { scaleGrid, shiftGrid } from './pixels';
 import { neighbours } from './board';
