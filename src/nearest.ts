@@ -53,24 +53,53 @@ function memoOf(image: RgbaImage, skin: Skin): Map<string, number> {
   return seen;
 }
 
-function measure(image: RgbaImage, grid: Grid, skin: Skin, { groups }: PreparedSkin, row: number, col: number): number {
-  const patches = groups.map(({ size }) => cellPatch(image, grid, row, col, skin.inset, size));
-  const bounds = groups.map(({ templates }) => new Float64Array(templates.length));
-  let [first, firstGroup, firstIndex] = [Infinity, 0, 0];
-  groups.forEach(({ size, templates }, g) => {
-    const coarse = coarseOf(patches[g]);
+/**
+ * Work buffers of `measure`, per template group: its patch and coarse view, and the templates' bounds. Nothing
+ * measured here is kept, and a fit measures thousands of cells: no garbage per cell.
+ */
+interface Scratch {
+  patch: Float32Array;
+  coarse: Float64Array;
+  bounds: Float64Array;
+}
+const scratch = new WeakMap<PreparedSkin, Scratch[]>();
+
+function scratchOf(prepared: PreparedSkin): Scratch[] {
+  let buffers = scratch.get(prepared);
+  if (!buffers) {
+    buffers = prepared.groups.map(({ size, templates }) => ({ patch: new Float32Array(size * size * 3), coarse: new Float64Array(0), bounds: new Float64Array(templates.length) }));
+    scratch.set(prepared, buffers);
+  }
+  return buffers;
+}
+
+function measure(image: RgbaImage, grid: Grid, skin: Skin, prepared: PreparedSkin, row: number, col: number): number {
+  const { groups } = prepared;
+  const buffers = scratchOf(prepared);
+  let first = Infinity;
+  let firstGroup = 0;
+  let firstIndex = 0;
+  for (let g = 0; g < groups.length; g++) {
+    const { size, templates } = groups[g];
+    const buffer = buffers[g];
+    const patch = cellPatch(image, grid, row, col, skin.inset, size, buffer.patch);
+    buffer.coarse = coarseOf(patch, buffer.coarse);
     for (let i = 0; i < templates.length; i++) {
-      const bound = (bounds[g][i] = coarseDistance(coarse, templates[i].coarse, size));
+      const bound = (buffer.bounds[i] = coarseDistance(buffer.coarse, templates[i].coarse, size));
       if (bound < first) [first, firstGroup, firstIndex] = [bound, g, i];
     }
-  });
-  let best = rmsDistanceWithin(patches[firstGroup], groups[firstGroup].templates[firstIndex].patch, Infinity);
-  groups.forEach(({ templates }, g) => {
+  }
+  const patchOf = (g: number) => ({ size: groups[g].size, rgb: buffers[g].patch });
+  let best = rmsDistanceWithin(patchOf(firstGroup), groups[firstGroup].templates[firstIndex].patch, Infinity);
+  for (let g = 0; g < groups.length; g++) {
+    const { templates } = groups[g];
+    const { bounds } = buffers[g];
+    const patch = patchOf(g);
     for (let i = 0; i < templates.length; i++) {
-      if (bounds[g][i] > best + SLACK || (g === firstGroup && i === firstIndex)) continue;
-      const distance = rmsDistanceWithin(patches[g], templates[i].patch, best);
+      if (bounds[i] > best + SLACK || (g === firstGroup && i === firstIndex)) continue;
+      const distance = rmsDistanceWithin(patch, templates[i].patch, best);
       if (distance < best) best = distance;
     }
-  });
+  }
   return best;
 }

@@ -15,16 +15,16 @@ export interface Patch {
  * Samples cell (row, col) of the grid, trimmed by `inset` (a fraction of the pitch) on each side, into a
  * size×size patch. Each output pixel averages the source area it covers, edge pixels weighted by the part
  * covered, so shrinking never aliases. Separable: each source row is summed over every column's span, then
- * each output row weighs the source rows it covers.
+ * each output row weighs the source rows it covers. Written into `into` when given (of the patch's length).
  */
-export function cellPatch(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, size: number): Patch {
+export function cellPatch(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, size: number, into?: Float32Array): Patch {
   const xs = spans(X_SPANS, cellLeft(grid, col) + inset * grid.pitchX, (grid.pitchX * (1 - 2 * inset)) / size, size, image.width);
   const ys = spans(Y_SPANS, cellTop(grid, row) + inset * grid.pitchY, (grid.pitchY * (1 - 2 * inset)) / size, size, image.height);
   const yFrom = floor(ys[0]);
   const across = rowsAcross(image, xs, yFrom, ceil(ys[2 * size - 1]), size);
   const line = size * 3;
   const total = scratch(TOTAL, line);
-  const rgb = new Float32Array(size * line);
+  const rgb = into && into.length === size * line ? into : new Float32Array(size * line);
   for (let j = 0; j < size; j++) {
     const from = ys[2 * j];
     const to = ys[2 * j + 1];
@@ -137,11 +137,12 @@ const BLOCKS = 4;
  * A patch's coarse view: the mean of each channel over BLOCKS×BLOCKS blocks, times the square root of the
  * block's pixel count, so that the squared distance between two coarse views never exceeds the summed
  * squared distance between the patches (each block's pixels differ at least by their means' difference).
+ * Written into `into` when given (of the view's length).
  */
-export function coarseOf(patch: Patch): Float64Array {
+export function coarseOf(patch: Patch, into?: Float64Array): Float64Array {
   const { size, rgb } = patch;
   const blocks = min(BLOCKS, size);
-  const out = new Float64Array(blocks * blocks * 3);
+  const out = into && into.length === blocks * blocks * 3 ? into : new Float64Array(blocks * blocks * 3);
   for (let by = 0; by < blocks; by++) {
     const y0 = floor((by * size) / blocks);
     const y1 = floor(((by + 1) * size) / blocks);
