@@ -1,5 +1,6 @@
 // @ts-check
-// npm run bench: per-stage medians in-process, and whole-process time of the CLI; then the solver alone
+// npm run bench: per-stage medians in-process, and whole-process time of the CLI; the held-out screenshots;
+// batches at --jobs 1 and 2; then the solver alone
 // (deductions, probabilities, whole board analysis) on mine01, random expert positions and 100×100 boards.
 // Not a test.
 'use strict';
@@ -93,13 +94,40 @@ async function main() {
     const whole = wholeProcess([c.file, '-o', out, ...(c.skin ? ['--skin', c.skin] : [])]);
     rows.push({ case: c.name, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.toFixed(1)])), 'whole process': whole.toFixed(0) });
   }
+  const heldOut = await heldOutTable();
   const batch = batchTable(tmp);
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = analyzeImage + render; whole process: 5 runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
+  console.log('\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one process after 5 warm-ups: analyzeImage + render, ms per screenshot');
+  console.table(heldOut);
   console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16), one process: wall time, throughput, peak RSS`);
   console.table(batch);
   solverTable();
+}
+
+/** Per game, median and slowest in-process time of its held-out screenshots (default options: every skin tried). */
+async function heldOutTable() {
+  const games = ['xdemineur', 'xbomb', 'gnome-mines', 'ace-minesweeper', 'kmines'];
+  const shotsOf = (/** @type {string} */ game) => fs.readdirSync(path.join(ROOT, 'fixtures', game)).filter((f) => /^s[234]-\d+\.png$/.test(f)).map((f) => path.join(ROOT, 'fixtures', game, f));
+  for (const file of shotsOf('xdemineur').slice(0, 5)) await analyzeAndRender(fs.readFileSync(file), file);
+  /** @type {number[]} */
+  const all = [];
+  const rows = [];
+  for (const game of games) {
+    const times = [];
+    for (const file of shotsOf(game)) times.push(await time(() => analyzeAndRender(fs.readFileSync(file), file)));
+    all.push(...times);
+    rows.push({ game, shots: times.length, median: median(times).toFixed(0), slowest: Math.max(...times).toFixed(0) });
+  }
+  rows.push({ game: 'all', shots: all.length, median: median(all).toFixed(0), slowest: Math.max(...all).toFixed(0) });
+  return rows;
+}
+
+/** @param {Buffer} bytes @param {string} file */
+async function analyzeAndRender(bytes, file) {
+  const { image, analysis } = await ma.analyzeImage(bytes, file, { reasons: false });
+  if (image && analysis.grid) await ma.render(image, analysis.grid, { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] });
 }
 
 /** A folder of BATCH screenshots through the CLI in a fresh process at --jobs 1 and 2. @param {string} tmp */

@@ -9,7 +9,7 @@ const { analyzeImage } = require('../dist/analyze');
 const { learn } = require('../dist/learn');
 const { writeLabelFiles } = require('./label-files');
 const { decode } = require('../dist/decode');
-const { cellPatch } = require('../dist/pixels');
+const { cellPatch } = require('../dist/patch');
 
 const root = path.resolve(__dirname, '..');
 const GAMES = ['xdemineur', 'ace-minesweeper', 'kmines'];

@@ -2,7 +2,8 @@
 // the skin's templates. The outline fit is good to a pixel or so; small cells need better.
 import { debuglog } from 'node:util';
 import type { Coord, Grid, RgbaImage, Skin } from './types';
-import { classify, nearestDistances } from './classify';
+import { classify } from './classify';
+import { meanNearest, nearestDistances } from './nearest';
 import { shiftGrid } from './pixels';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
@@ -20,12 +21,11 @@ const trace = debuglog('mine-assist');
  */
 export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const sample = sampleCells(grid, 64);
-  const fitOf = (g: Grid) => mean(nearestDistances(image, g, skin, sample));
   const step = min(grid.pitchX, grid.pitchY) / 20;
-  let best = { grid, fit: fitOf(grid) };
+  let best = { grid, fit: meanNearest(image, grid, skin, sample) };
   if (best.fit <= ALIGNED * skin.maxDistance) return grid;
   const consider = (candidate: Grid): boolean => {
-    const fit = fitOf(candidate);
+    const fit = meanNearest(image, candidate, skin, sample, best.fit - 1e-9);
     if (fit >= best.fit - 1e-9) return false;
     best = { grid: candidate, fit };
     return true;
@@ -128,7 +128,7 @@ function searchMisfits(image: RgbaImage, grid: Grid, skin: Skin, sample: Coord[]
     for (let x = -4; x <= 4; x++) {
       if (x === 0 && y === 0) continue;
       const shifted = shiftGrid(grid, (x * step) / 2, (y * step) / 2);
-      const fit = mean(nearestDistances(image, shifted, skin, cells));
+      const fit = meanNearest(image, shifted, skin, cells, best.fit);
       if (fit < best.fit) best = { grid: shifted, fit };
     }
   }
@@ -181,10 +181,17 @@ export function alignLines(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const lined = lineAligned(image, grid);
   if (lined === grid) return grid;
   const sample = sampleCells(grid, 64);
-  const fitOf = (g: Grid) => mean(nearestDistances(image, g, skin, sample));
+  const fitOf = (g: Grid) => meanNearest(image, g, skin, sample);
   const reach = round(0.1 * min(grid.pitchX, grid.pitchY));
   const offsets = Array.from({ length: 2 * reach + 1 }, (_, k) => k - reach);
-  const bestOffset = (make: (o: number) => Grid) => offsets.map((o) => ({ o, fit: fitOf(make(o)) })).reduce((a, b) => (b.fit < a.fit ? b : a)).o;
+  const bestOffset = (make: (o: number) => Grid) => {
+    let best = { o: offsets[0], fit: fitOf(make(offsets[0])) };
+    for (const o of offsets.slice(1)) {
+      const fit = meanNearest(image, make(o), skin, sample, best.fit);
+      if (fit < best.fit) best = { o, fit };
+    }
+    return best.o;
+  };
   const ox = bestOffset((o) => shiftGrid(lined, o, 0));
   const refined = shiftGrid(lined, ox, bestOffset((o) => shiftGrid(lined, ox, o)));
   const [before, after] = [fitOf(grid), fitOf(refined)];

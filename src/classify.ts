@@ -1,30 +1,10 @@
 import type { Cell, Coord, Grid, Reading, RgbaImage, Skin } from './types';
-import { cellPatch, coarseDistance, coarseOf, Patch, rmsDistanceWithin, shiftGrid, wholeGrid } from './pixels';
+import { shiftGrid } from './pixels';
+import { cellPatch, coarseDistance, coarseOf, Patch, rmsDistanceWithin } from './patch';
+import { prepareTemplates, type PreparedSkin, SLACK } from './templates';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
-const { floor, max, min, round, sqrt } = Math;
-
-interface Prepared {
-  label: Cell;
-  patch: Patch;
-  coarse: Float64Array;
-  /** Indices of the label, and of the label at this size, among the prepared templates'. */
-  labelIndex: number;
-  sizeIndex: number;
-}
-
-/** Templates of one comparison size. */
-interface SizeGroup {
-  size: number;
-  templates: Prepared[];
-}
-
-interface PreparedSkin {
-  groups: SizeGroup[];
-  labels: Cell[];
-  /** `${label}@${size}` → sizeIndex. */
-  sizeIndex: Map<string, number>;
-}
+const { floor, max, min, sqrt } = Math;
 
 /**
  * Reads every cell by nearest-template distance. Each template is compared at the smaller of its own size
@@ -40,39 +20,6 @@ export function classify(image: RgbaImage, grid: Grid, skin: Skin, options: Clas
   return cells.map(([row, col]) => readCell(image, grid, prepared, skin, { search, row, col }));
 }
 
-/**
- * Each cell's distance to its nearest template, as `classify` without search gives it, for less: only
- * the nearest matters, so the nearest-looking template (by coarse views) is measured first, then only those
- * whose coarse distance, a lower bound, is under the nearest so far. How well a grid sits on a skin.
- */
-export function nearestDistances(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[]): number[] {
-  const { groups } = prepareTemplates(skin, grid);
-  const bounds = groups.map(({ templates }) => new Float64Array(templates.length));
-  return cells.map(([row, col]) => {
-    const patches = groups.map(({ size }) => cellPatch(image, grid, row, col, skin.inset, size));
-    let [first, firstGroup, firstIndex] = [Infinity, 0, 0];
-    groups.forEach(({ size, templates }, g) => {
-      const coarse = coarseOf(patches[g]);
-      for (let i = 0; i < templates.length; i++) {
-        const bound = (bounds[g][i] = coarseDistance(coarse, templates[i].coarse, size));
-        if (bound < first) [first, firstGroup, firstIndex] = [bound, g, i];
-      }
-    });
-    let best = rmsDistanceWithin(patches[firstGroup], groups[firstGroup].templates[firstIndex].patch, Infinity);
-    groups.forEach(({ templates }, g) => {
-      for (let i = 0; i < templates.length; i++) {
-        if (bounds[g][i] > best + SLACK || (g === firstGroup && i === firstIndex)) continue;
-        const distance = rmsDistanceWithin(patches[g], templates[i].patch, best);
-        if (distance < best) best = distance;
-      }
-    });
-    return best;
-  });
-}
-
-/** Coarse distances are lower bounds up to float rounding: a template is passed over only when this far beyond. */
-const SLACK = 1e-6;
-
 export interface ClassifyOptions {
   /** Only these cells (default: all). */
   cells?: Coord[];
@@ -87,36 +34,6 @@ const SURE_RATIO = 0.5;
 function allCells(grid: Grid): Coord[] {
   return Array.from({ length: grid.rows * grid.cols }, (_, i): Coord => [floor(i / grid.cols), i % grid.cols]);
 }
-
-function innerSize(width: number, height: number, skin: Skin): number {
-  return max(3, round(min(width, height) * (1 - 2 * skin.inset)));
-}
-
-/** Every template resampled to its comparison size: the nearest wins, whichever size the game drew it at. */
-function prepareTemplates(skin: Skin, grid: Grid): PreparedSkin {
-  const observed = innerSize(grid.pitchX, grid.pitchY, skin);
-  const cached = preparedCache.get(skin)?.get(observed);
-  if (cached) return cached;
-  const groups = new Map<number, Prepared[]>();
-  const labels: Cell[] = [];
-  const sizeIndex = new Map<string, number>();
-  for (const t of skin.templates) {
-    const size = min(observed, innerSize(t.image.width, t.image.height, skin));
-    const patch = cellPatch(t.image, wholeGrid(t.image), 0, 0, skin.inset, size);
-    if (!labels.includes(t.label)) labels.push(t.label);
-    const key = `${t.label}@${size}`;
-    if (!sizeIndex.has(key)) sizeIndex.set(key, sizeIndex.size);
-    const prepared = { label: t.label, patch, coarse: coarseOf(patch), labelIndex: labels.indexOf(t.label), sizeIndex: sizeIndex.get(key) as number };
-    groups.set(size, [...(groups.get(size) ?? []), prepared]);
-  }
-  const result = { groups: [...groups].map(([size, templates]) => ({ size, templates })), labels, sizeIndex };
-  if (!preparedCache.has(skin)) preparedCache.set(skin, new Map());
-  preparedCache.get(skin)?.set(observed, result);
-  return result;
-}
-
-/** Prepared templates per skin and cell size: alignment classifies samples of one board many times. */
-const preparedCache = new WeakMap<Skin, Map<number, PreparedSkin>>();
 
 /**
  * Each label's nearest template; when the match is not clear-cut, the patch is also taken a step (a pixel,

@@ -1,6 +1,6 @@
 // Cells grouped by appearance, for the skin-free fallback: each cluster with its mean look, background and ink.
 import type { Grid, RgbaImage } from './types';
-import { cellPatch, type Patch } from './pixels';
+import { cellPatch, type Patch } from './patch';
 
 const { abs, max, sqrt } = Math;
 
@@ -8,6 +8,12 @@ const SIZE = 12;
 const INSET = 0.12;
 /** Cells closer than this (RMS, 0-255) to a cluster's mean join it. */
 const CLUSTER_DISTANCE = 10;
+/**
+ * More looks than this is a texture (a lawn of grass tiles), not a board's few kinds of cells: boards read
+ * here showed at most ~110 (KMines' 16×30 with JPEG noise). Clustering every cell of a texture apart costs
+ * seconds (each cell against every look so far).
+ */
+const MAX_LOOKS = 256;
 
 export interface Cluster {
   members: number[];
@@ -20,21 +26,29 @@ export interface Cluster {
   ink: [number, number, number];
 }
 
-/** The board's cells clustered by their inset patches; `distances[i]`: cell i from its cluster's mean. */
-export function clusterCells(image: RgbaImage, grid: Grid): { clusters: Cluster[]; distances: number[] } {
+/**
+ * The board's cells clustered by their inset patches; `distances[i]`: cell i from its cluster's mean. Null
+ * when the cells show more than MAX_LOOKS looks.
+ */
+export function clusterCells(image: RgbaImage, grid: Grid): { clusters: Cluster[]; distances: number[] } | null {
   const patches: Patch[] = [];
   for (let row = 0; row < grid.rows; row++) for (let col = 0; col < grid.cols; col++) patches.push(cellPatch(image, grid, row, col, INSET, SIZE));
   const rings = patches.map((_, i) => ringOf(cellPatch(image, grid, Math.floor(i / grid.cols), i % grid.cols, 0, SIZE)));
   const clusters = cluster(patches, rings);
+  if (clusters === null) return null;
   const distances = new Array<number>(patches.length);
   for (const c of clusters) for (const i of c.members) distances[i] = rms(patches[i].rgb, c.mean);
   return { clusters, distances };
 }
 
 /** Leader clustering, then two passes moving each cell to its nearest mean. */
-function cluster(patches: Patch[], rings: number[][]): Cluster[] {
+function cluster(patches: Patch[], rings: number[][]): Cluster[] | null {
   let means: Float32Array[] = [];
-  for (const p of patches) if (!means.some((m) => rms(p.rgb, m) <= CLUSTER_DISTANCE)) means.push(Float32Array.from(p.rgb));
+  for (const p of patches) {
+    if (means.some((m) => rms(p.rgb, m) <= CLUSTER_DISTANCE)) continue;
+    if (means.length === MAX_LOOKS) return null;
+    means.push(Float32Array.from(p.rgb));
+  }
   let members: number[][] = [];
   for (let pass = 0; pass < 2; pass++) {
     members = means.map(() => []);
@@ -88,8 +102,11 @@ function rms(a: Float32Array, b: Float32Array): number {
 }
 
 function nearest(p: Float32Array, means: Float32Array[]): number {
-  let best = 0;
-  for (let k = 1; k < means.length; k++) if (rms(p, means[k]) < rms(p, means[best])) best = k;
+  let [best, bestDistance] = [0, rms(p, means[0])];
+  for (let k = 1; k < means.length; k++) {
+    const distance = rms(p, means[k]);
+    if (distance < bestDistance) [best, bestDistance] = [k, distance];
+  }
   return best;
 }
 

@@ -1,6 +1,7 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import type { RgbaImage } from './types';
+import { readPlainPng } from './png';
 
 /** Larger images are refused before their pixels are decoded (a decompression bomb declares a huge size). */
 export const MAX_PIXELS = 64_000_000;
@@ -24,6 +25,24 @@ export async function decode(input: string | Buffer): Promise<RgbaImage> {
     return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
   } catch (err) {
     throw new DecodeError(`corrupt or truncated image: ${describe(err)}`);
+  }
+}
+
+/** An image of a skin (a template, a counter glyph): read as a plain PNG when it is one (png.ts), else by `decode`. */
+export async function decodeSkinImage(file: string): Promise<RgbaImage> {
+  const bytes = readSmallFile(file);
+  return (bytes && readPlainPng(bytes)) ?? decode(bytes ?? file);
+}
+
+/**
+ * A skin's file read at once (a few hundred bytes: a read through the thread pool costs more than it), or null
+ * when it cannot be (decode then says why).
+ */
+function readSmallFile(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
   }
 }
 

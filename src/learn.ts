@@ -3,7 +3,8 @@ import { decode } from './decode';
 import { locate } from './locate';
 import { cropGrid, fitGrid } from './grid';
 import { lineAligned } from './align';
-import { cellLeft, cellPatch, cellTop, Patch, rmsDistance } from './pixels';
+import { cellLeft, cellTop } from './pixels';
+import { cellPatch, Patch, rmsDistance } from './patch';
 
 export const DEFAULT_THRESHOLDS = { inset: 0.12, maxDistance: 45, maxRatio: 0.7 };
 const MAX_SAMPLES = 12;

@@ -45,16 +45,8 @@ function edgeMask(gray: Uint8Array, width: number, height: number): Uint8Array {
 
 /** Brighter than the mean of its 15×15 neighbourhood less 2 (OpenCV's adaptive mean threshold, block 15, C 2). */
 function localThreshold(gray: Uint8Array, width: number, height: number): Uint8Array {
+  const sums = summedArea(gray, width, height);
   const stride = width + 1;
-  const sums = new Int32Array(stride * (height + 1));
-  for (let y = 0; y < height; y++) {
-    let row = 0;
-    const [from, to] = [y * stride + 1, (y + 1) * stride + 1];
-    for (let x = 0; x < width; x++) {
-      row += gray[y * width + x];
-      sums[to + x] = sums[from + x] + row;
-    }
-  }
   const mask = new Uint8Array(gray.length);
   const r = 7;
   for (let y = 0; y < height; y++) {
@@ -72,63 +64,48 @@ function localThreshold(gray: Uint8Array, width: number, height: number): Uint8A
   return mask;
 }
 
+/** Sums over every rectangle from the origin ((width + 1) × (height + 1), a zero row and column first). */
+function summedArea(gray: Uint8Array, width: number, height: number): Int32Array {
+  const stride = width + 1;
+  const sums = new Int32Array(stride * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let row = 0;
+    const from = y * stride + 1;
+    const to = (y + 1) * stride + 1;
+    for (let x = 0; x < width; x++) {
+      row += gray[y * width + x];
+      sums[to + x] = sums[from + x] + row;
+    }
+  }
+  return sums;
+}
+
 /**
  * Regions of equal mask value (4-connected): each row cut into runs of one value, runs of one value that
  * overlap in neighbouring rows joined (union–find over runs), then each region's bounding box and size.
+ * One loop to a function: run once per image, each is compiled while it runs (on-stack replacement), and a
+ * later loop of the same function, never run when it was compiled, would throw that code away.
  */
 function squaresOf(mask: Uint8Array, width: number, height: number, limits: SquareLimits): Rect[] {
   const runs = runsOf(mask, width, height);
-  const { count, start, end, rowStart } = runs;
-  const parent = new Int32Array(count);
-  for (let i = 0; i < count; i++) parent[i] = i;
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
-  for (let y = 1; y < height; y++) {
-    let a = rowStart[y - 1];
-    let b = rowStart[y];
-    const [aEnd, bEnd] = [rowStart[y], rowStart[y + 1]];
-    while (a < aEnd && b < bEnd) {
-      if (runs.value[a] === runs.value[b] && start[a] < end[b] && start[b] < end[a]) {
-        const [ra, rb] = [find(a), find(b)];
-        if (ra !== rb) parent[max(ra, rb)] = min(ra, rb);
-      }
-      if (end[a] < end[b]) a++;
-      else b++;
-    }
-  }
-  const [left, top, right, bottom, size] = [new Int32Array(count), new Int32Array(count), new Int32Array(count), new Int32Array(count), new Int32Array(count)];
-  for (let y = 0; y < height; y++) {
-    for (let i = rowStart[y]; i < rowStart[y + 1]; i++) {
-      const root = find(i);
-      if (size[root] === 0) {
-        left[root] = start[i];
-        right[root] = end[i];
-        top[root] = y;
-      }
-      if (start[i] < left[root]) left[root] = start[i];
-      if (end[i] > right[root]) right[root] = end[i];
-      bottom[root] = y;
-      size[root] += end[i] - start[i];
-    }
-  }
-  const found: Rect[] = [];
-  for (let root = 0; root < count; root++) {
-    if (!size[root]) continue;
-    const w = right[root] - left[root];
-    const h = bottom[root] - top[root] + 1;
-    const ratio = w / h;
-    const square = w >= limits.minSide && h >= limits.minSide && w <= limits.maxSide && h <= limits.maxSide && ratio > 0.75 && ratio < 1.33;
-    if (square && size[root] >= 0.5 * w * h) found.push({ left: left[root], top: top[root], width: w, height: h });
-  }
-  return found;
+  const parent = joinedRuns(runs, height);
+  return squaresIn(regionBoxes(runs, parent, height), limits);
+}
+
+interface Runs {
+  count: number;
+  start: Int32Array;
+  end: Int32Array;
+  value: Uint8Array;
+  rowStart: Int32Array;
 }
 
 /** Runs of one value along each row: [start, end) and value; row y's runs are rowStart[y] to rowStart[y + 1]. */
-function runsOf(mask: Uint8Array, width: number, height: number) {
+function runsOf(mask: Uint8Array, width: number, height: number): Runs {
   let capacity = 1024;
-  let [start, end, value] = [new Int32Array(capacity), new Int32Array(capacity), new Uint8Array(capacity)];
+  let start: Int32Array = new Int32Array(capacity);
+  let end: Int32Array = new Int32Array(capacity);
+  let value: Uint8Array = new Uint8Array(capacity);
   const rowStart = new Int32Array(height + 1);
   let count = 0;
   for (let y = 0; y < height; y++) {
@@ -140,9 +117,13 @@ function runsOf(mask: Uint8Array, width: number, height: number) {
       while (to < width && mask[row + to] === v) to++;
       if (count === capacity) {
         capacity *= 2;
-        [start, end, value] = [grown(start, capacity), grown(end, capacity), grown(value, capacity)];
+        start = grownInts(start, capacity);
+        end = grownInts(end, capacity);
+        value = grownBytes(value, capacity);
       }
-      [start[count], end[count], value[count]] = [x, to, v];
+      start[count] = x;
+      end[count] = to;
+      value[count] = v;
       count++;
       x = to;
     }
@@ -151,8 +132,86 @@ function runsOf(mask: Uint8Array, width: number, height: number) {
   return { count, start, end, value, rowStart };
 }
 
-function grown<T extends Int32Array | Uint8Array>(array: T, capacity: number): T {
-  const bigger = new (array.constructor as new (n: number) => T)(capacity);
+function grownInts(array: Int32Array, capacity: number): Int32Array {
+  const bigger = new Int32Array(capacity);
   bigger.set(array);
   return bigger;
+}
+
+function grownBytes(array: Uint8Array, capacity: number): Uint8Array {
+  const bigger = new Uint8Array(capacity);
+  bigger.set(array);
+  return bigger;
+}
+
+/** Each run's representative in the union–find forest: runs of one value overlapping in neighbouring rows joined. */
+function joinedRuns(runs: Runs, height: number): Int32Array {
+  const { count, start, end, value, rowStart } = runs;
+  const parent = new Int32Array(count);
+  for (let i = 0; i < count; i++) parent[i] = i;
+  for (let y = 1; y < height; y++) {
+    let a = rowStart[y - 1];
+    let b = rowStart[y];
+    const aEnd = rowStart[y];
+    const bEnd = rowStart[y + 1];
+    while (a < aEnd && b < bEnd) {
+      if (value[a] === value[b] && start[a] < end[b] && start[b] < end[a]) {
+        const ra = find(parent, a);
+        const rb = find(parent, b);
+        if (ra !== rb) parent[max(ra, rb)] = min(ra, rb);
+      }
+      if (end[a] < end[b]) a++;
+      else b++;
+    }
+  }
+  return parent;
+}
+
+function find(parent: Int32Array, i: number): number {
+  while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+interface Boxes {
+  left: Int32Array;
+  top: Int32Array;
+  right: Int32Array;
+  bottom: Int32Array;
+  /** Pixels in the region (0: not a region's root). */
+  size: Int32Array;
+}
+
+/** Each region's bounding box and pixel count, kept at its root run. */
+function regionBoxes(runs: Runs, parent: Int32Array, height: number): Boxes {
+  const { count, start, end, rowStart } = runs;
+  const [left, top, right, bottom, size] = [new Int32Array(count), new Int32Array(count), new Int32Array(count), new Int32Array(count), new Int32Array(count)];
+  for (let y = 0; y < height; y++) {
+    for (let i = rowStart[y]; i < rowStart[y + 1]; i++) {
+      const root = find(parent, i);
+      if (size[root] === 0) {
+        left[root] = start[i];
+        right[root] = end[i];
+        top[root] = y;
+      }
+      if (start[i] < left[root]) left[root] = start[i];
+      if (end[i] > right[root]) right[root] = end[i];
+      bottom[root] = y;
+      size[root] += end[i] - start[i];
+    }
+  }
+  return { left, top, right, bottom, size };
+}
+
+/** The regions whose bounding box is square, of a cell's size, and mostly filled. */
+function squaresIn({ left, top, right, bottom, size }: Boxes, limits: SquareLimits): Rect[] {
+  const found: Rect[] = [];
+  for (let root = 0; root < size.length; root++) {
+    if (!size[root]) continue;
+    const w = right[root] - left[root];
+    const h = bottom[root] - top[root] + 1;
+    const ratio = w / h;
+    const square = w >= limits.minSide && h >= limits.minSide && w <= limits.maxSide && h <= limits.maxSide && ratio > 0.75 && ratio < 1.33;
+    if (square && size[root] >= 0.5 * w * h) found.push({ left: left[root], top: top[root], width: w, height: h });
+  }
+  return found;
 }

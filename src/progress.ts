@@ -1,6 +1,6 @@
 // The batch progress bar on a terminal (cli-progress): files done, rate and time left. Lines printed while it
 // runs go above it. Off a terminal there is no bar; the lines are printed as they are.
-import { MultiBar, Presets } from 'cli-progress';
+type ProgressModule = typeof import('cli-progress');
 
 export interface Progress {
   /** One more file done; its line (if any) is printed above the bar. */
@@ -9,6 +9,8 @@ export interface Progress {
 }
 
 export function progressBar(total: number, stream: NodeJS.WriteStream): Progress {
+  // loaded only for a bar: ~10 ms that a single screenshot or a batch off a terminal does not need
+  const { MultiBar, Presets } = require('cli-progress') as ProgressModule; // eslint-disable-line @typescript-eslint/no-require-imports
   const bars = new MultiBar({
     stream,
     format: '{bar} {value}/{total} files | {rate}/s | {eta_formatted} left',

@@ -4,7 +4,8 @@
 import { debuglog } from 'node:util';
 import type { Analysis, Cell, Grid, Reading, RgbaImage, Skin, SkinFit } from './types';
 import { trimGrid } from './grid';
-import { classify, nearestDistances } from './classify';
+import { classify } from './classify';
+import { nearestDistances } from './nearest';
 import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells, snapToPixels } from './align';
 import { scaleGrid, shiftGrid } from './pixels';
 import { neighbours } from './board';
@@ -30,7 +31,7 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
   if (!poorFit && !small && unreadable <= MAX_UNREADABLE) return { ...read, readings: readResampled(view, read.grid, read.skin, read.readings) };
   const shrunk = misplaced || small ? null : readShrunk(view, read);
   if (shrunk) return shrunk;
-  const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid);
+  const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid, 1 - MAX_UNREADABLE);
   if (skinless && readsEnough(skinless.readings)) return skinless;
   if (misplaced) throw new Error(`no skin fits this board (${read.skin.name} fits it as well half a cell off: it cannot tell where the cells are)`);
   if (poorFit) throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
@@ -62,8 +63,8 @@ function readsEnough(readings: Reading[]): boolean {
   return known.filter((r) => /[1-8]/.test(r.cell)).length >= 3 && known.length >= (1 - MAX_UNREADABLE) * readings.length;
 }
 
-function readSkinless(view: RgbaImage, grid: Grid): SkinReading {
-  const readings = readWithoutSkin(view, grid);
+function readSkinless(view: RgbaImage, grid: Grid, atLeast = 0): SkinReading {
+  const readings = readWithoutSkin(view, grid, atLeast);
   const known = readings.filter((r) => !r.unreadable).length / Math.max(1, readings.length);
   return { skin: { name: SKINLESS, cellSize: grid.pitchX, inset: 0, maxDistance: 0, maxRatio: 0, templates: [] }, readings, grid, fit: { meanDistance: 0, maxDistance: 0, fit: known } };
 }

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Cell, CounterFont, CounterModel, CounterPlace, FontGlyph, Skin, Template } from './types';
 import { glyphFromImage, shapeOf } from './glyphs';
-import { decode } from './decode';
+import { decodeSkinImage } from './decode';
 import { writePng } from './render';
 
 /** Where the built-in skins live: `skins/` at the package root (one level above src/ and dist/). */
@@ -32,7 +32,7 @@ export async function loadSkin(nameOrDir: string): Promise<Skin> {
   }
   const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.png') && labelOf(f) !== null).sort();
   const templates: Template[] = await Promise.all(
-    files.map(async (file) => ({ label: labelOf(file) as Cell, image: await decode(path.join(dir, file)) })),
+    files.map(async (file) => ({ label: labelOf(file) as Cell, image: await decodeSkinImage(path.join(dir, file)) })),
   );
   if (!templates.length) throw new SkinError(`skin '${nameOrDir}' has no templates`);
   return { ...json, templates };
@@ -54,7 +54,7 @@ export async function loadCounter(nameOrDir: string): Promise<CounterModel | nul
   const files = (await fs.readdir(dir)).filter((f) => /^counter-(\d|slash)(-[a-z]+)?\.png$/.test(f)).sort();
   const glyphs = await Promise.all(files.map(async (file) => ({
     char: glyphChar(file),
-    shape: shapeOf(glyphFromImage(await decode(path.join(dir, file)))),
+    shape: shapeOf(glyphFromImage(await decodeSkinImage(path.join(dir, file)))),
   })));
   const fonts = await Promise.all((json.fonts ?? []).map((font) => loadFont(dir, font)));
   return { kind: json.kind, places: json.places, glyphs, fonts };

@@ -13,10 +13,17 @@ const { max } = Math;
 
 export const SKINLESS = 'none (skin-free)';
 
-/** Readings of every cell without a skin: counts and 0 where sure, hidden, else unreadable. */
-export function readWithoutSkin(image: RgbaImage, grid: Grid): Reading[] {
-  const { clusters, distances } = clusterCells(image, grid);
+/**
+ * Readings of every cell without a skin: counts and 0 where sure, hidden, else unreadable. A reading that
+ * must read `atLeast` of the cells to be used stops (all unreadable) as soon as it cannot, before SAT.
+ */
+export function readWithoutSkin(image: RgbaImage, grid: Grid, atLeast = 0): Reading[] {
+  const clustered = clusterCells(image, grid);
+  if (clustered === null) return unreadable(grid);
+  const { clusters, distances } = clustered;
   const { labels, flags } = labelClusters(clusters);
+  const labelled = [...labels.keys(), ...flags].reduce((n, c) => n + c.members.length, 0);
+  if (labelled < atLeast * grid.rows * grid.cols) return unreadable(grid);
   const board = (l: Map<Cluster, string>): Board => {
     // '?': not labelled, unknown to the solver but no hidden cell for the 0 rule
     const cells = Array.from({ length: grid.rows }, () => new Array<string>(grid.cols).fill('?'));
@@ -33,6 +40,12 @@ export function readWithoutSkin(image: RgbaImage, grid: Grid): Reading[] {
     }
   }
   return out.sort((a, b) => a.row - b.row || a.col - b.col);
+}
+
+function unreadable(grid: Grid): Reading[] {
+  return Array.from({ length: grid.rows * grid.cols }, (_, i): Reading => ({
+    row: Math.floor(i / grid.cols), col: i % grid.cols, cell: '.', best: '.', distance: Infinity, runnerUp: '.', runnerUpDistance: Infinity, unreadable: true,
+  }));
 }
 
 /**

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { analyzeImage } from '../src/analyze';
 import sharp from 'sharp';
 import { FIXTURES, readBoard, scaled } from './helpers';
+import { clusterCells } from '../src/clusters';
+import { readWithoutSkin } from '../src/skinless';
 
 // The skin-free fallback (--skin none) on held-out shots of every game, none of their skins given: what it
 // reads must be right (unreadable is allowed, wrong is not), and so must every deduction drawn from it.
@@ -72,4 +74,19 @@ describe.each(Object.keys(VARIANTS))('without its skin, as %s', (variant) => {
     expect(analysis.deductions!.mines.filter((c) => !mines.has(c))).toEqual([]);
     expect(analysis.deductions!.safe.filter((c) => mines.has(c))).toEqual([]);
   });
+});
+
+// A lawn of textured tiles (KMines' grass behind a JPEG) is no board of a few kinds of cells: clustering
+// every tile apart took seconds per lattice (63 s on one JPEG), so past 256 looks the reading stops there.
+test('a grid of more looks than a board has reads nothing, and is not clustered cell by cell', () => {
+  const grid = { rows: 30, cols: 30, left: 0, top: 0, pitchX: 12, pitchY: 12 };
+  const [width, height] = [360, 360];
+  const data = new Uint8Array(width * height * 4);
+  let seed = 7;
+  for (let i = 0; i < data.length; i++) data[i] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+  const image = { width, height, data };
+  expect(clusterCells(image, grid)).toBeNull();
+  const readings = readWithoutSkin(image, grid);
+  expect(readings).toHaveLength(900);
+  expect(readings.every((r) => r.unreadable && r.cell === '.')).toBe(true);
 });

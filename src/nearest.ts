@@ -1,0 +1,105 @@
+// How well a grid sits on a skin: each cell's distance to its nearest template.
+import type { Coord, Grid, RgbaImage, Skin } from './types';
+import { cellLeft, cellTop } from './pixels';
+import { cellPatch, coarseDistance, coarseOf, rmsDistanceWithin } from './patch';
+import { prepareTemplates, type PreparedSkin, SLACK } from './templates';
+
+/**
+ * Each cell's distance to its nearest template, as `classify` without search gives it, for less: only
+ * the nearest matters, so the nearest-looking template (by coarse views) is measured first, then only those
+ * whose coarse distance, a lower bound, is under the nearest so far. How well a grid sits on a skin.
+ */
+export function nearestDistances(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[]): number[] {
+  const prepared = prepareTemplates(skin, grid);
+  return cells.map(([row, col]) => nearestOf(image, grid, skin, prepared, row, col));
+}
+
+/**
+ * The mean of `nearestDistances`, or Infinity as soon as the cells measured so far show that it cannot be
+ * under `below`: a search that keeps only a better fit need not finish measuring a worse one.
+ */
+export function meanNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], below = Infinity): number {
+  const prepared = prepareTemplates(skin, grid);
+  const most = below * cells.length;
+  let sum = 0;
+  for (const [row, col] of cells) {
+    sum += nearestOf(image, grid, skin, prepared, row, col);
+    if (sum >= most) return Infinity;
+  }
+  return sum / Math.max(1, cells.length);
+}
+
+/**
+ * One cell's distance, remembered per image and skin by the area it covers: the searches that place a grid
+ * come back to the same places (a climb's neighbours, the grid before and after a step that changed nothing).
+ */
+function nearestOf(image: RgbaImage, grid: Grid, skin: Skin, prepared: PreparedSkin, row: number, col: number): number {
+  const seen = memoOf(image, skin);
+  const key = `${cellLeft(grid, col)},${cellTop(grid, row)},${grid.pitchX},${grid.pitchY}`;
+  const known = seen.get(key);
+  if (known !== undefined) return known;
+  const distance = measure(image, grid, skin, prepared, row, col);
+  seen.set(key, distance);
+  return distance;
+}
+
+const memo = new WeakMap<RgbaImage, WeakMap<Skin, Map<string, number>>>();
+
+function memoOf(image: RgbaImage, skin: Skin): Map<string, number> {
+  let bySkin = memo.get(image);
+  if (!bySkin) memo.set(image, (bySkin = new WeakMap()));
+  let seen = bySkin.get(skin);
+  if (!seen) bySkin.set(skin, (seen = new Map()));
+  return seen;
+}
+
+/**
+ * Work buffers of `measure`, per template group: its patch and coarse view, and the templates' bounds. Nothing
+ * measured here is kept, and a fit measures thousands of cells: no garbage per cell.
+ */
+interface Scratch {
+  patch: Float32Array;
+  coarse: Float64Array;
+  bounds: Float64Array;
+}
+const scratch = new WeakMap<PreparedSkin, Scratch[]>();
+
+function scratchOf(prepared: PreparedSkin): Scratch[] {
+  let buffers = scratch.get(prepared);
+  if (!buffers) {
+    buffers = prepared.groups.map(({ size, templates }) => ({ patch: new Float32Array(size * size * 3), coarse: new Float64Array(0), bounds: new Float64Array(templates.length) }));
+    scratch.set(prepared, buffers);
+  }
+  return buffers;
+}
+
+function measure(image: RgbaImage, grid: Grid, skin: Skin, prepared: PreparedSkin, row: number, col: number): number {
+  const { groups } = prepared;
+  const buffers = scratchOf(prepared);
+  let first = Infinity;
+  let firstGroup = 0;
+  let firstIndex = 0;
+  for (let g = 0; g < groups.length; g++) {
+    const { size, templates } = groups[g];
+    const buffer = buffers[g];
+    const patch = cellPatch(image, grid, row, col, skin.inset, size, buffer.patch);
+    buffer.coarse = coarseOf(patch, buffer.coarse);
+    for (let i = 0; i < templates.length; i++) {
+      const bound = (buffer.bounds[i] = coarseDistance(buffer.coarse, templates[i].coarse, size));
+      if (bound < first) [first, firstGroup, firstIndex] = [bound, g, i];
+    }
+  }
+  const patchOf = (g: number) => ({ size: groups[g].size, rgb: buffers[g].patch });
+  let best = rmsDistanceWithin(patchOf(firstGroup), groups[firstGroup].templates[firstIndex].patch, Infinity);
+  for (let g = 0; g < groups.length; g++) {
+    const { templates } = groups[g];
+    const { bounds } = buffers[g];
+    const patch = patchOf(g);
+    for (let i = 0; i < templates.length; i++) {
+      if (bounds[i] > best + SLACK || (g === firstGroup && i === firstIndex)) continue;
+      const distance = rmsDistanceWithin(patch, templates[i].patch, best);
+      if (distance < best) best = distance;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { decode } from '../src/decode';
+import { readPlainPng } from '../src/png';
+
+const SKINS = path.resolve(__dirname, '../skins');
+const samples = readdirSync(SKINS).flatMap((skin) => readdirSync(path.join(SKINS, skin))
+  .filter((f) => f.endsWith('.png')).slice(0, 12).map((f) => path.join(SKINS, skin, f)));
+
+// A skin's templates and glyphs are read without sharp (hundreds per skin): pixel for pixel what sharp reads.
+test.each(samples)('%s reads as sharp reads it', async (file) => {
+  const bytes = readFileSync(file);
+  const plain = readPlainPng(bytes);
+  const reference = await decode(bytes);
+  expect(plain).not.toBeNull();
+  expect([plain!.width, plain!.height]).toEqual([reference.width, reference.height]);
+  expect(Buffer.from(plain!.data).equals(Buffer.from(reference.data))).toBe(true);
+});
+
+// Rows written with each filter by hand (sharp's encoder picks only some), read back as sharp reads them.
+test.each([0, 1, 2, 3, 4])('RGB rows filtered with filter %i read as sharp reads them', async (filter) => {
+  const [width, height] = [13, 9];
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 97 + ((i * i) % 13) * 19) & 0xff;
+  const png = pngOf(width, height, pixels, filter);
+  const plain = readPlainPng(png);
+  expect(plain).not.toBeNull();
+  expect(Buffer.from(plain!.data).equals(Buffer.from((await decode(png)).data))).toBe(true);
+});
+
+/** An 8-bit RGB PNG with every row under one filter. */
+function pngOf(width: number, height: number, pixels: Buffer, filter: number): Buffer {
+  const stride = width * 3;
+  const at = (x: number, y: number) => (x < 0 || y < 0 ? 0 : pixels[y * stride + x]);
+  const rows = Buffer.alloc(height * (stride + 1));
+  for (let y = 0; y < height; y++) {
+    rows[y * (stride + 1)] = filter;
+    for (let x = 0; x < stride; x++) {
+      const [a, b, c] = [at(x - 3, y), at(x, y - 1), at(x - 3, y - 1)];
+      const p = a + b - c;
+      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const predicted = [0, a, b, (a + b) >> 1, paeth][filter];
+      rows[y * (stride + 1) + 1 + x] = (at(x, y) - predicted) & 0xff;
+    }
+  }
+  const chunk = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(body.length);
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'latin1'), body])));
+    return Buffer.concat([head, Buffer.from(type, 'latin1'), body, tail]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('PNGs that are not plain are left to sharp', async () => {
+  const pixels = Buffer.alloc(8 * 8 * 4, 200);
+  const raw = { raw: { width: 8, height: 8, channels: 4 as const } };
+  expect(readPlainPng(await sharp(pixels, raw).png({ palette: true }).toBuffer())).toBeNull();
+  expect(readPlainPng(await sharp(pixels, raw).png({ progressive: true }).toBuffer())).toBeNull();
+  expect(readPlainPng(await sharp(pixels, raw).toColourspace('rgb16').png().toBuffer())).toBeNull();
+  expect(readPlainPng(await sharp(pixels, raw).withMetadata({ icc: 'p3' }).png().toBuffer())).toBeNull();
+  const good = await sharp(pixels, raw).png().toBuffer();
+  expect(readPlainPng(good.subarray(0, good.length - 20))).toBeNull();
+  expect(readPlainPng(Buffer.from('not a png at all'))).toBeNull();
+});
