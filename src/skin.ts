@@ -66,7 +66,7 @@ type FontJson = Omit<CounterFont, 'glyphs' | 'cells'> & { cells?: number[]; glyp
 async function loadFont(dir: string, font: FontJson): Promise<CounterFont> {
   const glyphs = new Map<string, FontGlyph>();
   for (const [char, { left, top }] of Object.entries(font.glyphs)) {
-    const image = await decode(path.join(dir, `counter-font${font.height}-${char === '/' ? 'slash' : char}.png`));
+    const image = await decodeSkinImage(path.join(dir, `counter-font${font.height}-${char === '/' ? 'slash' : char}.png`));
     const { ink: coverage } = glyphFromImage(image);
     glyphs.set(char, { left, top, width: image.width, height: image.height, coverage });
   }
