@@ -7,6 +7,7 @@ const path = require('node:path');
 const { decode } = require('../dist/decode');
 const { wordsIn, glyphImage, joinThinBars, shapeOf, shapeDistance } = require('../dist/glyphs');
 const { placeBox, readWord } = require('../dist/counter');
+const { sampleOf, fitFonts } = require('./counter-fonts');
 
 /** Each capture is also learned from rescaled and JPEG-compressed, as screenshots come. */
 const SCALES = { '100%': 1, '50%': 0.5, '75%': 0.75, '98%': 0.98, '150%': 1.5, '250%': 2.5 };
@@ -15,7 +16,8 @@ const SCALES = { '100%': 1, '50%': 0.5, '75%': 0.75, '98%': 0.98, '150%': 1.5, '
  * Rescaled copies are also made from the capture shifted first (a margin copied from its edge added on the
  * top and left): a glyph's rescaled shape depends on where it
  * falls between the new pixels, and screenshots fall anywhere. The shifts put the capture's origin at about
- * 0, 1/3 and 2/3 of a new pixel (at 98 %, a shift of 1 px moves it by only 0.02).
+ * 0, 1/3 and 2/3 of a new pixel across and, apart from that, down (at 98 %, a shift of 1 px moves it by only
+ * 0.02); shifted only along the diagonal, an LCD 6 at 50 % sat nearer an 8's examples than any 6's.
  */
 function shiftsFor(f) {
   const out = [0];
@@ -35,7 +37,7 @@ async function variants(png, only) {
   const out = [];
   for (const [name, f] of Object.entries(SCALES)) {
     if (only && !only.includes(name)) continue;
-    for (const [dx, dy] of shiftsFor(f).map((d) => [d, d])) {
+    for (const [dx, dy] of shiftsFor(f).flatMap((x) => shiftsFor(f).map((y) => [x, y]))) {
       const shifted = sharp(await sharp(bytes).extend({ left: dx, top: dy, extendWith: 'copy' }).png().toBuffer());
       const resized = f === 1 ? bytes : await shifted.resize({ width: Math.round((width + dx) * f) }).png().toBuffer();
       out.push([name, await decode(resized), [dx, dy]]);
@@ -45,11 +47,16 @@ async function variants(png, only) {
   return out;
 }
 
-/** Keeps up to 26 unlike examples (unlike in shape or in size) of each character (antialiased text differs with its sub-pixel place). */
+/**
+ * Keeps up to MAX_EXAMPLES unlike examples (unlike in shape or in size) of each character (antialiased text
+ * differs with its sub-pixel place, and copies are shifted both ways: 26 were too few to keep the later
+ * captures' examples).
+ */
+const MAX_EXAMPLES = 64;
 function keep(glyphs, char, glyph) {
   const list = glyphs.get(char) ?? [];
   const like = (g) => Math.abs(Math.log(g.rect.height / glyph.rect.height)) < Math.log(1.25) && shapeDistance(shapeOf(g), shapeOf(glyph)) <= 0.05;
-  if (list.length < 26 && !list.some(like)) list.push(glyph);
+  if (list.length < MAX_EXAMPLES && !list.some(like)) list.push(glyph);
   glyphs.set(char, list);
 }
 const { writePng } = require('../dist/render');
@@ -102,6 +109,11 @@ function textLines(words) {
   });
 }
 
+const round2 = (x) => Math.round(x * 100) / 100;
+
+/** 1 → b, 25 → z, 26 → ba: the suffix of a character's further examples. */
+const letters = (i) => (i >= 26 ? letters(Math.floor(i / 26)) : '') + String.fromCharCode(97 + (i % 26));
+
 async function main() {
   // the captures' boards are read without any counter (a half-learned one could reject or skew them)
   for (const spec of Object.values(specs).filter((s) => !process.env.ONLY || specs[process.env.ONLY] === s)) {
@@ -113,6 +125,7 @@ async function main() {
   for (const [game, spec] of Object.entries(specs).filter(([g]) => !process.env.ONLY || g === process.env.ONLY)) {
     const glyphs = new Map();
     const seen = [];
+    const samples = [];
     const files = fs.readdirSync(dir).filter((f) => f.startsWith(game + '-v') && f.endsWith('.json')).sort();
     for (const file of files) {
       const meta = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
@@ -129,8 +142,9 @@ async function main() {
         // counter, from glyph `label` on ("Mines: 3/10": 5, the colon being too short to count)
         const at = spec.label ?? 0;
         const lines = spec.places.filter((p) => p.pitch === 1 || p.pitch === meta.board.tile_w).flatMap((place) => {
-          const line = textLines(wordsIn(image, placeBox(grid, place))).find((l) => l.length >= at + text.length);
-          return line ? [line, joinThinBars(line)] : [];
+          const box = placeBox(grid, place);
+          const line = textLines(wordsIn(image, box)).find((l) => l.length >= at + text.length);
+          return line ? [Object.assign(line, { box }), Object.assign(joinThinBars(line), { box })] : [];
         });
         for (const line of lines) {
           if (line.length < at + text.length) continue;
@@ -138,6 +152,7 @@ async function main() {
           const cut = line.slice(at, at + shown.length);
           if (!plausible(cut, shown)) continue;
           [...shown].forEach((char, i) => keep(glyphs, char, cut[i]));
+          if (variant === '100%') samples.push(sampleOf(image, line.box, shown, cut, meta.board.tile_w));
           break;
         }
       }
@@ -151,12 +166,22 @@ async function main() {
       right[variant] = (right[variant] ?? 0) + (ok ? 1 : 0);
     }
     console.log(`${game}: ${chars.map((c) => `${c}×${glyphs.get(c).length}`).join(' ')} from ${new Set(seen.map((s) => s.file)).size} of ${files.length} captures; read back:`, right);
+    const fonts = fitFonts(samples);
+    for (const f of fonts) console.log(`  font ${f.height} px from ${f.samples} words beside ${f.cells.join(', ')} px cells: pitch ${f.pitch.toFixed(2)}, slash ${f.slash.toFixed(2)}, misfit ${f.misfit.toFixed(2)} px${f.usable ? '' : ' (not used)'}`);
+    const used = fonts.filter((f) => f.usable);
     for (const skin of spec.skins) {
       const out = path.join(root, 'skins', skin);
-      fs.writeFileSync(path.join(out, 'counter.json'), JSON.stringify({ kind: spec.kind, places: spec.places }, null, 2) + '\n');
+      const fontsJson = used.map(({ height, pitch, slash, strength, cells, glyphs: g }) => ({ height, pitch: round2(pitch), slash: round2(slash), strength: Math.round(strength), cells,
+        glyphs: Object.fromEntries(Object.entries(g).map(([c, { left, top }]) => [c, { left: round2(left), top }])) }));
+      fs.writeFileSync(path.join(out, 'counter.json'), JSON.stringify({ kind: spec.kind, places: spec.places, ...(used.length ? { fonts: fontsJson } : {}) }, null, 2) + '\n');
+      for (const f of used) {
+        for (const [c, g] of Object.entries(f.glyphs)) {
+          await writePng(glyphImage({ rect: { left: 0, top: 0, width: g.width, height: g.height }, ink: g.coverage }), path.join(out, `counter-font${f.height}-${c === '/' ? 'slash' : c}.png`));
+        }
+      }
       for (const char of chars) {
         for (const [i, g] of glyphs.get(char).entries()) {
-          await writePng(glyphImage(g), path.join(out, `counter-${char === '/' ? 'slash' : char}${i ? '-' + String.fromCharCode(97 + i) : ''}.png`));
+          await writePng(glyphImage(g), path.join(out, `counter-${char === '/' ? 'slash' : char}${i ? '-' + letters(i) : ''}.png`));
         }
       }
     }

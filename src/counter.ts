@@ -1,6 +1,7 @@
 import type { Board, CounterModel, CounterPlace, CounterReading, CounterReport, GlyphShape, Grid, Rect, RgbaImage } from './types';
 import { cellLeft, cellTop } from './pixels';
 import { type Glyph, type Ink, joinThinBars, shapeDistance, shapeOf, wordsIn } from './glyphs';
+import { readSmallText } from './typeset';
 
 /** A glyph this far from every character of the skin (shapeDistance) is not one of them… */
 const MAX_GLYPH_DISTANCE = 0.2;
@@ -32,7 +33,28 @@ export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): 
       }
     }
   }
+  for (const place of model.places) {
+    const found = readSet(image, grid, place, model);
+    if (found) return found;
+  }
   return { read: false, text: seen, remaining: null, total: null, box: null };
+}
+
+/**
+ * The counter read as a whole text set in the game's font (typeset.ts): text too small to cut into glyphs.
+ * The place is taken a quarter of its height taller each way, and the text may reach as far again as its
+ * height past its sides (a digit found there means the text goes on). A place drawn at one cell size is
+ * read only in fonts learned beside that cell size, at the board's scale.
+ */
+function readSet(image: RgbaImage, grid: Grid, place: CounterPlace, model: CounterModel): CounterReading | null {
+  const box = placeBox(grid, place);
+  const taller = { ...box, top: box.top - 0.25 * box.height, height: 1.5 * box.height };
+  const tied = place.pitch !== 1;
+  const fonts = model.fonts.filter((font) => !tied || font.cells.includes(place.pitch));
+  const scale = tied ? (grid.pitchX + grid.pitchY) / 2 / place.pitch : null;
+  const set = readSmallText(image, taller, box.height, { ...model, fonts }, scale);
+  const found = set && parseCounter(set.text, model.kind);
+  return found ? { read: true, text: found.text, remaining: found.remaining, total: found.total, box: set.box } : null;
 }
 
 /**

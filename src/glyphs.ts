@@ -71,25 +71,30 @@ function inkMask(distance: Float32Array, threshold: number): Float32Array {
   return distance.map((d) => (d >= threshold ? 1 : 0));
 }
 
-/** Rows and columns inked almost end to end are frame lines, not text: erased. */
-function eraseLines(ink: Float32Array, w: number, h: number): void {
+/** Frame lines (inkedLines) are not text: erased. */
+export function eraseLines(ink: Float32Array, w: number, h: number): void {
   const { rows, cols } = inkedLines(ink, w, h);
   for (const y of rows) ink.fill(0, y * w, (y + 1) * w);
   for (const x of cols) for (let y = 0; y < h; y++) ink[y * w + x] = 0;
 }
 
+/**
+ * Rows and columns inked almost end to end that reach an edge of the box: a frame line runs on past the
+ * box, while a digit's bar, however long in a tight box (an LCD 9's right-hand bars run together when
+ * shrunk), stops short of its edges.
+ */
 function inkedLines(ink: Float32Array, w: number, h: number): { rows: number[]; cols: number[] } {
   const rows: number[] = [];
   const cols: number[] = [];
   for (let y = 0; y < h; y++) {
     let n = 0;
     for (let x = 0; x < w; x++) n += ink[y * w + x];
-    if (n >= 0.85 * w) rows.push(y);
+    if (n >= 0.85 * w && (ink[y * w] || ink[y * w + w - 1])) rows.push(y);
   }
   for (let x = 0; x < w; x++) {
     let n = 0;
     for (let y = 0; y < h; y++) n += ink[y * w + x];
-    if (n >= 0.85 * h) cols.push(x);
+    if (n >= 0.85 * h && (ink[x] || ink[(h - 1) * w + x])) cols.push(x);
   }
   return { rows, cols };
 }
@@ -142,7 +147,7 @@ export function glyphFromImage(image: RgbaImage): Glyph {
 }
 
 /** Per pixel, how far its colour is from the commonest colour of the area (largest channel difference). */
-function inkDistances(image: RgbaImage, left: number, top: number, w: number, h: number): Float32Array {
+export function inkDistances(image: RgbaImage, left: number, top: number, w: number, h: number): Float32Array {
   const bins = new Uint32Array(4096);
   const at = (x: number, y: number) => ((top + y) * image.width + left + x) * 4;
   for (let y = 0; y < h; y++) {

@@ -9,7 +9,7 @@ import { cellLeft, cellTop } from './pixels';
 
 const { abs, ceil, floor, max, min, PI, round, sin, sqrt } = Math;
 
-interface Kernel {
+export interface Kernel {
   radius: number;
   weight(x: number): number;
 }
@@ -17,7 +17,7 @@ interface Kernel {
 const sinc = (x: number): number => (x === 0 ? 1 : sin(PI * x) / (PI * x));
 
 /** Lanczos3 (sharp's, ImageMagick's default for shrinking) and Catmull-Rom bicubic (Pillow's, browsers'). */
-const KERNELS: Kernel[] = [
+export const KERNELS: Kernel[] = [
   { radius: 3, weight: (x) => (abs(x) < 3 ? sinc(x) * sinc(x / 3) : 0) },
   {
     radius: 2,

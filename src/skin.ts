@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Cell, CounterModel, CounterPlace, Skin, Template } from './types';
+import type { Cell, CounterFont, CounterModel, CounterPlace, FontGlyph, Skin, Template } from './types';
 import { glyphFromImage, shapeOf } from './glyphs';
 import { decodeSkinImage } from './decode';
 import { writePng } from './render';
@@ -39,27 +39,42 @@ export async function loadSkin(nameOrDir: string): Promise<Skin> {
 }
 
 /**
- * The skin's mine counter, when it knows one: counter.json (kind, places) and one counter-<char>.png per
- * character (`slash` for '/'). Loaded apart from the skin, for the one skin chosen (hundreds of glyphs).
+ * The skin's mine counter, when it knows one: counter.json (kind, places, fonts) and counter-<char>.png,
+ * counter-<char>-b.png… per character (`slash` for '/'). Loaded apart from the skin, for the one skin
+ * chosen (hundreds of glyphs).
  */
 export async function loadCounter(nameOrDir: string): Promise<CounterModel | null> {
   const dir = (await isDir(nameOrDir)) ? nameOrDir : path.join(BUILTIN_SKINS, nameOrDir);
-  let json: { kind: CounterModel['kind']; places: CounterPlace[] };
+  let json: { kind: CounterModel['kind']; places: CounterPlace[]; fonts?: FontJson[] };
   try {
     json = JSON.parse(await fs.readFile(path.join(dir, 'counter.json'), 'utf8'));
   } catch {
     return null;
   }
-  const files = (await fs.readdir(dir)).filter((f) => /^counter-(\d|slash)(-[a-z])?\.png$/.test(f)).sort();
+  const files = (await fs.readdir(dir)).filter((f) => /^counter-(\d|slash)(-[a-z]+)?\.png$/.test(f)).sort();
   const glyphs = await Promise.all(files.map(async (file) => ({
     char: glyphChar(file),
     shape: shapeOf(glyphFromImage(await decodeSkinImage(path.join(dir, file)))),
   })));
-  return { kind: json.kind, places: json.places, glyphs };
+  const fonts = await Promise.all((json.fonts ?? []).map((font) => loadFont(dir, font)));
+  return { kind: json.kind, places: json.places, glyphs, fonts };
+}
+
+type FontJson = Omit<CounterFont, 'glyphs' | 'cells'> & { cells?: number[]; glyphs: Record<string, { left: number; top: number }> };
+
+/** A font of counter.json, each glyph's coverage from `counter-font<height>-<char>.png` (ink black on white). */
+async function loadFont(dir: string, font: FontJson): Promise<CounterFont> {
+  const glyphs = new Map<string, FontGlyph>();
+  for (const [char, { left, top }] of Object.entries(font.glyphs)) {
+    const image = await decodeSkinImage(path.join(dir, `counter-font${font.height}-${char === '/' ? 'slash' : char}.png`));
+    const { ink: coverage } = glyphFromImage(image);
+    glyphs.set(char, { left, top, width: image.width, height: image.height, coverage });
+  }
+  return { ...font, cells: font.cells ?? [], glyphs };
 }
 
 function glyphChar(file: string): string {
-  const name = file.replace(/^counter-/, '').replace(/(-[a-z])?\.png$/, '');
+  const name = file.replace(/^counter-/, '').replace(/(-[a-z]+)?\.png$/, '');
   return name === 'slash' ? '/' : name;
 }
 

@@ -146,6 +146,34 @@ export interface CounterModel {
   kind: 'remaining' | 'flags-of-total';
   places: CounterPlace[];
   glyphs: { char: string; shape: GlyphShape }[];
+  /** The counter's fonts at full size, for text too small to cut into glyphs (typeset.ts); may be none. */
+  fonts: CounterFont[];
+}
+
+/**
+ * A counter's font as a game draws it, learned at 100 % (scripts/counter-fonts.js): digits are set
+ * `pitch` pixels apart, a slash takes `slash` pixels; each glyph's image sits `left` pixels from the start
+ * of its place and `top` pixels below the digits' top.
+ */
+export interface CounterFont {
+  /** The digits' height, pixels. */
+  height: number;
+  pitch: number;
+  slash: number;
+  /** How far (largest channel difference) the ink of a fully covered pixel is from the background. */
+  strength: number;
+  /** The cell sizes (pixels) of the boards it was learned beside: a place tied to a cell size uses only these. */
+  cells: number[];
+  glyphs: Map<string, FontGlyph>;
+}
+
+export interface FontGlyph {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  /** Share of each pixel the glyph covers (0-1), row-major. */
+  coverage: Float32Array;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { analyzeImage } from '../src/analyze';
 import { counterTotal, parseCounter } from '../src/counter';
 import { parseBoard, parseCellName } from '../src/board';
@@ -67,6 +68,26 @@ test('xdemineur at 97.7 %: the counter is read on 4 of the 5 shots, each time wi
 test.each(['gnome-mines/s2-05.png', 'ace-minesweeper/s2-04.png'])('%s at 97.7 %%: faint counter text beside an icon is read, with the true total', async (shot) => {
   const { analysis } = await analyzeImage(await scaled(path.join(FIXTURES, shot), 1000 / 1024), shot);
   expect([analysis.counter?.used, analysis.board?.totalMines]).toEqual([true, trueTotal(shot)]);
+});
+
+// Shrunk to half size, GNOME's "8/40", KMines' "Mines: 11/40" and xbomb's "23" are 4–5 px tall: their glyphs
+// run together and fall apart at the screenshot's pixels, so the counter is read as a whole text set in the
+// game's font (learned at 100 %) and shrunk the same way.
+test.each(SHOTS.filter((s) => /^(gnome-mines|kmines|xbomb)/.test(s)))('%s at 50%%: the counter is read and gives the true total', async (shot) => {
+  const { analysis } = await analyzeImage(await scaled(path.join(FIXTURES, shot), 0.5), shot);
+  expect([analysis.counter?.used, analysis.board?.totalMines]).toEqual([true, trueTotal(shot)]);
+});
+
+// A text is read only whole: GNOME's "19/99" cut by the image's right edge after "19/9" is not read as 9 mines.
+test('a counter cut by the image edge is not read as the part that shows', async () => {
+  const shot = 'gnome-mines/s2-03.png';
+  const half = await scaled(path.join(FIXTURES, shot), 0.5);
+  const { analysis: whole } = await analyzeImage(half, shot);
+  const box = whole.counter!.box!;
+  const cut = await sharp(half).extract({ left: 0, top: 0, width: Math.round(box.left + 0.8 * box.width), height: (await sharp(half).metadata()).height! }).png().toBuffer();
+  const { analysis } = await analyzeImage(cut, shot);
+  expect(analysis.board?.rows).toBe(whole.board?.rows);
+  expect(analysis.counter?.read).toBe(false);
 });
 
 // A skin that cannot read a flag leaves it unreadable (hidden): with a mines-left counter, total = counter +

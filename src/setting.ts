@@ -1,0 +1,227 @@
+// A text of the counter's form set in one of its fonts at one scale and place, and how much of the ink
+// there it leaves unexplained (typeset.ts searches the scales and places).
+import type { CounterFont, Rect } from './types';
+import { type Drawn, drawGlyph } from './drawglyph';
+
+const { floor, max, min, round } = Math;
+
+/** Beside the text, this share of the digits' pitch is compared too… */
+const GUARD = 0.35;
+/** …and there no ink may be left unexplained by more than this share of the text's strength. */
+export const GUARD_INK = 0.25;
+/** The ink's strength fitted to a text must be within this factor of the font's: text, not a faint shadow or noise. */
+const STRENGTH_FACTOR = 2.5;
+
+export const CHARS = [...'0123456789/'];
+
+/**
+ * The part of the screenshot searched, w × h from (left, top); `band(top, bottom)` gives its rows' ink
+ * (distances from their background colour, w per row), the background taken from those rows.
+ */
+export interface Ink {
+  w: number;
+  h: number;
+  band: (top: number, bottom: number) => Float32Array;
+}
+
+/**
+ * Texts set in one font at one scale, one kernel (resampled.ts KERNELS) and one height: the rows they
+ * reach and their ink, each column's ink energy there (running sums), and each character's misfit on the
+ * columns of a place, by where the place starts (to 1/8 px).
+ */
+export interface Line {
+  font: CounterFont;
+  s: number;
+  kernel: number;
+  y0: number;
+  top: number;
+  height: number;
+  d: Float32Array;
+  energy: Float64Array;
+  misfits: Map<number, Float64Array>;
+}
+
+/** `layout`: a character per place, `d` a digit, `/` the slash; `text` the characters set there, from x0 on. */
+export interface Setting {
+  layout: string;
+  text: string;
+  line: Line;
+  x0: number;
+  window: Rect;
+  /** The ink's strength fitted to the text (its distance from the background where a glyph covers a pixel). */
+  strength: number;
+  /** The share of the ink in the window the text leaves unexplained. */
+  residual: number;
+}
+
+export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y0: number): Line | null {
+  const glyphs = [...font.glyphs.values()];
+  const top = floor(y0 + s * min(...glyphs.map((g) => g.top)));
+  const bottom = round(y0 + s * max(...glyphs.map((g) => g.top + g.height)));
+  if (top < 0 || bottom > ink.h) return null;
+  const d = ink.band(top, bottom);
+  const energy = new Float64Array(ink.w + 1);
+  for (let x = 0; x < ink.w; x++) {
+    let e = 0;
+    for (let y = 0; y < bottom - top; y++) e += d[y * ink.w + x] ** 2;
+    energy[x + 1] = energy[x] + e;
+  }
+  return { font, s, kernel, y0, top, height: bottom - top, d, energy, misfits: new Map() };
+}
+
+/** The window a layout set from x0 is compared over: its line's rows, its columns and a guard either side; null outside the ink. */
+export function windowOf(ink: Ink, line: Line, layout: string, x0: number): Rect | null {
+  return columnsOf(ink, line, layout, x0)?.window ?? null;
+}
+
+/** The columns of each place and the window (a guard either side); null outside the ink's area. */
+function columnsOf(ink: Ink, line: Line, layout: string, x0: number): { cuts: number[]; window: Rect } | null {
+  const { font, s } = line;
+  const cuts = [round(x0)];
+  let at = 0;
+  for (const slot of layout) cuts.push(round(x0 + s * (at += slot === '/' ? font.slash : font.pitch)));
+  const guard = GUARD * font.pitch * s;
+  const [left, right] = [round(x0 - guard), round(x0 + s * at + guard)];
+  if (left < 0 || right > ink.w) return null;
+  return { cuts, window: { left, top: line.top, width: right - left, height: line.height } };
+}
+
+/**
+ * A quick measure of how well the layout can be set from x0: each place's best character on its own
+ * columns (the ink's strength taken from the font), the guard columns left empty.
+ */
+export function roughResidual(ink: Ink, line: Line, layout: string, x0: number): number {
+  const found = columnsOf(ink, line, layout, x0);
+  if (!found) return Infinity;
+  const { cuts, window } = found;
+  let sum = line.energy[cuts[0]] - line.energy[window.left] + line.energy[window.left + window.width] - line.energy[cuts.at(-1)!];
+  let at = 0;
+  for (let i = 0; i < layout.length; i++) {
+    const m = placeMisfits(ink, line, x0 + line.s * at, cuts[i], cuts[i + 1], layout[i] === '/');
+    let least = Infinity;
+    for (const v of m) least = v < least ? v : least;
+    sum += least;
+    at += layout[i] === '/' ? line.font.slash : line.font.pitch;
+  }
+  return sum / max(1, line.energy[window.left + window.width] - line.energy[window.left]);
+}
+
+/**
+ * The text of this layout that best explains the ink from x0: each place's character chosen on its own
+ * columns, then the whole text compared over its window. Null where the window leaves the ink's area, the
+ * ink is far from the font's strength, or the guard columns hold ink no glyph explains.
+ */
+export function setText(ink: Ink, line: Line, layout: string, x0: number): Setting | null {
+  const found = columnsOf(ink, line, layout, x0);
+  if (!found) return null;
+  const { cuts, window } = found;
+  const text = [...layout].map((slot, i) => {
+    if (slot === '/') return '/';
+    const m = placeMisfits(ink, line, x0 + line.s * placeStart(line.font, layout, i), cuts[i], cuts[i + 1], false);
+    return CHARS[m.indexOf(min(...m))];
+  });
+  const predicted = predict(drawText(line, layout, text, x0), window);
+  const strength = fittedStrength(ink, line, predicted, window);
+  if (strength * STRENGTH_FACTOR < line.font.strength || strength > STRENGTH_FACTOR * line.font.strength) return null;
+  if (unexplained(ink, line, predicted, strength, window, cuts[0], cuts.at(-1)!) > GUARD_INK * strength) return null;
+  return { layout, text: text.join(''), line, x0, window, strength, residual: shareLeft(ink, line, predicted, strength, window) };
+}
+
+/** The share of the window's ink left unexplained by these characters ('' an empty place) set in the layout from x0. */
+export function residualOf(ink: Ink, line: Line, layout: string, chars: string[], x0: number, window: Rect): number {
+  const predicted = predict(drawText(line, layout, chars, x0), window);
+  return shareLeft(ink, line, predicted, max(0, fittedStrength(ink, line, predicted, window)), window);
+}
+
+function shareLeft(ink: Ink, line: Line, predicted: Float32Array, strength: number, window: Rect): number {
+  let sum = 0;
+  let total = 0;
+  for (let y = 0; y < window.height; y++) {
+    for (let x = 0; x < window.width; x++) {
+      const d = line.d[y * ink.w + window.left + x];
+      sum += (d - strength * predicted[y * window.width + x]) ** 2;
+      total += d * d;
+    }
+  }
+  return sum / (total || 1);
+}
+
+export function placeStart(font: CounterFont, layout: string, i: number): number {
+  let at = 0;
+  for (let j = 0; j < i; j++) at += layout[j] === '/' ? font.slash : font.pitch;
+  return at;
+}
+
+function drawText(line: Line, layout: string, chars: string[], x0: number): Drawn[] {
+  return chars.flatMap((c, i) => (c ? [drawChar(line, c, x0 + line.s * placeStart(line.font, layout, i))] : []));
+}
+
+export function drawChar(line: Line, c: string, start: number): Drawn {
+  const g = line.font.glyphs.get(c)!;
+  return drawGlyph(g, line.s, line.kernel, start + line.s * g.left, line.y0 + line.s * g.top);
+}
+
+/**
+ * Each character's Σ (ink − font's strength × drawn)² on the columns [from, to) of a place starting at x:
+ * the digits' for a digit's place, the slash's for the slash's (the other entries Infinity).
+ */
+function placeMisfits(ink: Ink, line: Line, x: number, from: number, to: number, slash: boolean): Float64Array {
+  const key = 2 * round(8 * x) + (slash ? 1 : 0);
+  let m = line.misfits.get(key);
+  if (m) return m;
+  m = new Float64Array(CHARS.length).fill(Infinity);
+  const energy = line.energy[to] - line.energy[from];
+  const g = line.font.strength;
+  CHARS.forEach((c, k) => {
+    if ((c === '/') !== slash || !line.font.glyphs.has(c)) return;
+    const d = drawChar(line, c, round(8 * x) / 8);
+    let [dp, pp] = [0, 0];
+    for (let j = max(0, line.top - d.top); j < min(d.height, line.top + line.height - d.top); j++) {
+      for (let i = max(0, from - d.left); i < min(d.width, to - d.left); i++) {
+        const p = d.values[j * d.width + i];
+        dp += line.d[(d.top + j - line.top) * ink.w + d.left + i] * p;
+        pp += p * p;
+      }
+    }
+    m[k] = energy - 2 * g * dp + g * g * pp;
+  });
+  line.misfits.set(key, m);
+  return m;
+}
+
+/** The most ink left unexplained in the window's columns outside [from, to). */
+function unexplained(ink: Ink, line: Line, predicted: Float32Array, strength: number, window: Rect, from: number, to: number): number {
+  let most = 0;
+  for (let y = 0; y < window.height; y++) {
+    for (let x = window.left; x < window.left + window.width; x++) {
+      if (x < from || x >= to) most = max(most, line.d[y * ink.w + x] - strength * predicted[y * window.width + x - window.left]);
+    }
+  }
+  return most;
+}
+
+/** The strength that makes the drawing fit the window's ink best (least squares). */
+function fittedStrength(ink: Ink, line: Line, predicted: Float32Array, window: Rect): number {
+  let [dp, pp] = [0, 0];
+  for (let y = 0; y < window.height; y++) {
+    for (let x = 0; x < window.width; x++) {
+      const p = predicted[y * window.width + x];
+      dp += line.d[y * ink.w + window.left + x] * p;
+      pp += p * p;
+    }
+  }
+  return pp > 0 ? dp / pp : 0;
+}
+
+/** The drawings summed over the area. */
+function predict(drawn: Drawn[], area: Rect): Float32Array {
+  const out = new Float32Array(area.width * area.height);
+  for (const d of drawn) {
+    for (let j = max(0, d.top - area.top); j < min(area.height, d.top + d.height - area.top); j++) {
+      for (let i = max(0, d.left - area.left); i < min(area.width, d.left + d.width - area.left); i++) {
+        out[j * area.width + i] += d.values[(j + area.top - d.top) * d.width + i + area.left - d.left];
+      }
+    }
+  }
+  return out;
+}
