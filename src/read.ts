@@ -26,15 +26,15 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
   const read = readCells(view, chosen.grid, chosen.skin);
   const unreadable = read.readings.filter((r) => r.unreadable).length / Math.max(1, read.readings.length);
   const misplaced = !cellsPlaced(view, read.grid, read.skin);
-  const poorFit = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance || misplaced;
+  const distant = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance;
   const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
-  if (!poorFit && !small && unreadable <= MAX_UNREADABLE) return { ...read, readings: readResampled(view, read.grid, read.skin, read.readings) };
+  if (!distant && !misplaced && !small && unreadable <= MAX_UNREADABLE) return { ...read, readings: readResampled(view, read.grid, read.skin, read.readings) };
   const shrunk = misplaced || small ? null : readShrunk(view, read);
   if (shrunk) return shrunk;
   const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid, 1 - MAX_UNREADABLE);
   if (skinless && readsEnough(skinless.readings)) return skinless;
-  if (misplaced) throw new Error(`no skin fits this board (${read.skin.name} fits it as well half a cell off: it cannot tell where the cells are)`);
-  if (poorFit) throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
+  if (distant) throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
+  if (misplaced) throw new Error(`no board found: the grid of ${read.grid.rows}×${read.grid.cols} cells here fits skin ${read.skin.name} as well half a cell off, so these are not cells it can place`);
   if (small) throw new Error(`no board found: only ${read.grid.rows}×${read.grid.cols} cells look like skin ${read.skin.name}`);
   throw new Error(`the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells match no template of skin ${read.skin.name}`);
 }

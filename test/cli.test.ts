@@ -109,6 +109,15 @@ describe('mine-assist CLI', () => {
     expect(stderr).toMatch(/no board found/);
   });
 
+  test('a calendar-like grid of plain boxes is no board either: it says so, not that a skin is missing', async () => {
+    const boxes = Array.from({ length: 35 }, (_, i) => `<rect x="${20 + (i % 7) * 90}" y="${20 + Math.floor(i / 7) * 90}" width="84" height="84" fill="#def" stroke="#89a"/>`);
+    const calendar = path.join(tmp.dir, 'calendar.png');
+    await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="700" height="500"><rect width="700" height="500" fill="#fff"/>${boxes.join('')}</svg>`)).png().toFile(calendar);
+    const { code, stderr } = await runCli([calendar]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/no board found: the grid of 5×7 cells here fits skin \S+ as well half a cell off/);
+  });
+
   test('refuses to write over an input', async () => {
     const input = copy('keep.png');
     const before = statSync(input).mtimeMs;
