@@ -1,7 +1,7 @@
 // A text of the counter's form set in one of its fonts at one scale and place, and how much of the ink
 // there it leaves unexplained (typeset.ts searches the scales and places).
-import type { CounterFont, Rect } from './types';
-import { type Drawn, drawGlyph } from './drawglyph';
+import type { CounterFont, FontGlyph, Rect } from './types';
+import { type Drawn, PHASES, drawing, phaseOf, pixelOf } from './drawglyph';
 
 const { floor, max, min, round } = Math;
 
@@ -26,8 +26,9 @@ export interface Ink {
 
 /**
  * Texts set in one font at one scale, one kernel (resampled.ts KERNELS) and one height: the rows they
- * reach and their ink, each column's ink energy there (running sums), and each character's misfit on the
- * columns of a place, by where the place starts (to 1/8 px).
+ * reach and their ink, each column's ink energy there (running sums), each character's misfit on the
+ * columns of a place, by where the place starts (to 1/8 px), and the characters' drawings there, by
+ * CHARS index and phase.
  */
 export interface Line {
   font: CounterFont;
@@ -39,6 +40,8 @@ export interface Line {
   d: Float32Array;
   energy: Float64Array;
   misfits: Map<number, Float64Array>;
+  glyphs: (FontGlyph | undefined)[];
+  drawn: (Drawn | undefined)[];
 }
 
 /** `layout`: a character per place, `d` a digit, `/` the slash; `text` the characters set there, from x0 on. */
@@ -66,7 +69,8 @@ export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y
     for (let y = 0; y < bottom - top; y++) e += d[y * ink.w + x] ** 2;
     energy[x + 1] = energy[x] + e;
   }
-  return { font, s, kernel, y0, top, height: bottom - top, d, energy, misfits: new Map() };
+  const chars = CHARS.map((c) => font.glyphs.get(c));
+  return { font, s, kernel, y0, top, height: bottom - top, d, energy, misfits: new Map(), glyphs: chars, drawn: [] };
 }
 
 /** The window a layout set from x0 is compared over: its line's rows, its columns and a guard either side; null outside the ink. */
@@ -91,19 +95,27 @@ function columnsOf(ink: Ink, line: Line, layout: string, x0: number): { cuts: nu
  * columns (the ink's strength taken from the font), the guard columns left empty.
  */
 export function roughResidual(ink: Ink, line: Line, layout: string, x0: number): number {
-  const found = columnsOf(ink, line, layout, x0);
-  if (!found) return Infinity;
-  const { cuts, window } = found;
-  let sum = line.energy[cuts[0]] - line.energy[window.left] + line.energy[window.left + window.width] - line.energy[cuts.at(-1)!];
+  const { font, s, energy } = line;
   let at = 0;
+  for (let i = 0; i < layout.length; i++) at += layout[i] === '/' ? font.slash : font.pitch;
+  const guard = GUARD * font.pitch * s;
+  const [left, right] = [round(x0 - guard), round(x0 + s * at + guard)];
+  if (left < 0 || right > ink.w) return Infinity;
+  let sum = energy[round(x0)] - energy[left] + energy[right] - energy[round(x0 + s * at)];
+  at = 0;
+  let from = round(x0);
   for (let i = 0; i < layout.length; i++) {
-    const m = placeMisfits(ink, line, x0 + line.s * at, cuts[i], cuts[i + 1], layout[i] === '/');
+    const slash = layout[i] === '/';
+    const x = x0 + s * at;
+    at += slash ? font.slash : font.pitch;
+    const to = round(x0 + s * at);
+    const m = placeMisfits(ink, line, x, from, to, slash);
     let least = Infinity;
-    for (const v of m) least = v < least ? v : least;
+    for (let k = 0; k < m.length; k++) least = m[k] < least ? m[k] : least;
     sum += least;
-    at += layout[i] === '/' ? line.font.slash : line.font.pitch;
+    from = to;
   }
-  return sum / max(1, line.energy[window.left + window.width] - line.energy[window.left]);
+  return sum / max(1, energy[right] - energy[left]);
 }
 
 /**
@@ -118,9 +130,11 @@ export function setText(ink: Ink, line: Line, layout: string, x0: number): Setti
   const text = [...layout].map((slot, i) => {
     if (slot === '/') return '/';
     const m = placeMisfits(ink, line, x0 + line.s * placeStart(line.font, layout, i), cuts[i], cuts[i + 1], false);
-    return CHARS[m.indexOf(min(...m))];
+    let best = 0;
+    for (let k = 1; k < m.length; k++) if (m[k] < m[best]) best = k;
+    return CHARS[best];
   });
-  const predicted = predict(drawText(line, layout, text, x0), window);
+  const predicted = predict(line, layout, text, x0, window);
   const strength = fittedStrength(ink, line, predicted, window);
   if (strength * STRENGTH_FACTOR < line.font.strength || strength > STRENGTH_FACTOR * line.font.strength) return null;
   if (unexplained(ink, line, predicted, strength, window, cuts[0], cuts.at(-1)!) > GUARD_INK * strength) return null;
@@ -129,7 +143,7 @@ export function setText(ink: Ink, line: Line, layout: string, x0: number): Setti
 
 /** The share of the window's ink left unexplained by these characters ('' an empty place) set in the layout from x0. */
 export function residualOf(ink: Ink, line: Line, layout: string, chars: string[], x0: number, window: Rect): number {
-  const predicted = predict(drawText(line, layout, chars, x0), window);
+  const predicted = predict(line, layout, chars, x0, window);
   return shareLeft(ink, line, predicted, max(0, fittedStrength(ink, line, predicted, window)), window);
 }
 
@@ -152,14 +166,39 @@ export function placeStart(font: CounterFont, layout: string, i: number): number
   return at;
 }
 
-function drawText(line: Line, layout: string, chars: string[], x0: number): Drawn[] {
-  return chars.flatMap((c, i) => (c ? [drawChar(line, c, x0 + line.s * placeStart(line.font, layout, i))] : []));
+/**
+ * Σ ink × drawn and Σ drawn² of the character drawn from `start`, over the line's rows and the columns
+ * [from, to). The same object each call.
+ */
+export function inkAndDrawn(ink: Ink, line: Line, c: string, start: number, from: number, to: number): { dp: number; pp: number } {
+  return inkTimesDrawn(ink, line, CHARS.indexOf(c), start, from, to);
 }
 
-export function drawChar(line: Line, c: string, start: number): Drawn {
-  const g = line.font.glyphs.get(c)!;
-  return drawGlyph(g, line.s, line.kernel, start + line.s * g.left, line.y0 + line.s * g.top);
+function inkTimesDrawn(ink: Ink, line: Line, k: number, start: number, from: number, to: number): { dp: number; pp: number } {
+  const g = line.glyphs[k]!;
+  const [x, y] = [start + line.s * g.left, line.y0 + line.s * g.top];
+  const slot = k * PHASES + phaseOf(x);
+  const d = (line.drawn[slot] ??= drawing(g, line.s, line.kernel, x, y));
+  const { width, height, values } = d;
+  const [left, top] = [d.left + pixelOf(x), d.top + pixelOf(y)];
+  const ds = line.d;
+  const w = ink.w;
+  const [iFrom, iTo] = [max(0, from - left), min(width, to - left)];
+  let [dp, pp] = [0, 0];
+  for (let j = max(0, line.top - top), jTo = min(height, line.top + line.height - top); j < jTo; j++) {
+    const at = (top + j - line.top) * w + left;
+    for (let i = iFrom; i < iTo; i++) {
+      const p = values[j * width + i];
+      dp += ds[at + i] * p;
+      pp += p * p;
+    }
+  }
+  sums.dp = dp;
+  sums.pp = pp;
+  return sums;
 }
+
+const sums = { dp: 0, pp: 0 };
 
 /**
  * Each character's Σ (ink − font's strength × drawn)² on the columns [from, to) of a place starting at x:
@@ -172,19 +211,11 @@ function placeMisfits(ink: Ink, line: Line, x: number, from: number, to: number,
   m = new Float64Array(CHARS.length).fill(Infinity);
   const energy = line.energy[to] - line.energy[from];
   const g = line.font.strength;
-  CHARS.forEach((c, k) => {
-    if ((c === '/') !== slash || !line.font.glyphs.has(c)) return;
-    const d = drawChar(line, c, round(8 * x) / 8);
-    let [dp, pp] = [0, 0];
-    for (let j = max(0, line.top - d.top); j < min(d.height, line.top + line.height - d.top); j++) {
-      for (let i = max(0, from - d.left); i < min(d.width, to - d.left); i++) {
-        const p = d.values[j * d.width + i];
-        dp += line.d[(d.top + j - line.top) * ink.w + d.left + i] * p;
-        pp += p * p;
-      }
-    }
+  for (let k = 0; k < CHARS.length; k++) {
+    if ((CHARS[k] === '/') !== slash || !line.glyphs[k]) continue;
+    const { dp, pp } = inkTimesDrawn(ink, line, k, round(8 * x) / 8, from, to);
     m[k] = energy - 2 * g * dp + g * g * pp;
-  });
+  }
   line.misfits.set(key, m);
   return m;
 }
@@ -213,15 +244,29 @@ function fittedStrength(ink: Ink, line: Line, predicted: Float32Array, window: R
   return pp > 0 ? dp / pp : 0;
 }
 
-/** The drawings summed over the area. */
-function predict(drawn: Drawn[], area: Rect): Float32Array {
-  const out = new Float32Array(area.width * area.height);
-  for (const d of drawn) {
-    for (let j = max(0, d.top - area.top); j < min(area.height, d.top + d.height - area.top); j++) {
-      for (let i = max(0, d.left - area.left); i < min(area.width, d.left + d.width - area.left); i++) {
-        out[j * area.width + i] += d.values[(j + area.top - d.top) * d.width + i + area.left - d.left];
+/** The characters ('' an empty place) set in the layout from x0, drawn and summed over the area: a buffer reused by the next call. */
+function predict(line: Line, layout: string, chars: string[], x0: number, area: Rect): Float32Array {
+  const size = area.width * area.height;
+  if (predicted.length < size) predicted = new Float32Array(2 * size);
+  const out = predicted;
+  out.fill(0, 0, size);
+  let start = x0;
+  for (let k = 0; k < chars.length; k++) {
+    if (chars[k]) {
+      const g = line.font.glyphs.get(chars[k])!;
+      const [x, y] = [start + line.s * g.left, line.y0 + line.s * g.top];
+      const d = drawing(g, line.s, line.kernel, x, y);
+      const { width, height, values } = d;
+      const [left, top] = [d.left + pixelOf(x), d.top + pixelOf(y)];
+      for (let j = max(0, top - area.top), jTo = min(area.height, top + height - area.top); j < jTo; j++) {
+        for (let i = max(0, left - area.left), iTo = min(area.width, left + width - area.left); i < iTo; i++) {
+          out[j * area.width + i] += values[(j + area.top - top) * width + i + area.left - left];
+        }
       }
     }
+    start = x0 + line.s * placeStart(line.font, layout, k + 1);
   }
   return out;
 }
+
+let predicted = new Float32Array(0);
