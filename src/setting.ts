@@ -26,9 +26,8 @@ export interface Ink {
 
 /**
  * Texts set in one font at one scale, one kernel (resampled.ts KERNELS) and one height: the rows they
- * reach and their ink, each column's ink energy there (running sums), each character's misfit on the
- * columns of a place, by where the place starts (to 1/8 px), and the characters' drawings there, by
- * CHARS index and phase.
+ * reach and their ink, each column's ink energy there (running sums), the places texts were set at, by
+ * where the place starts (to 1/8 px), and the characters' drawings there, by CHARS index and phase.
  */
 export interface Line {
   font: CounterFont;
@@ -39,7 +38,10 @@ export interface Line {
   height: number;
   d: Float32Array;
   energy: Float64Array;
-  misfits: Map<number, Float64Array>;
+  /** By 2 × the place's start in 1/8 px, + 1 for the slash's. */
+  places: Place[];
+  /** More than any misfit's rounding error below its true value (at least 0). */
+  slack: number;
   glyphs: (FontGlyph | undefined)[];
   drawn: (Drawn | undefined)[];
 }
@@ -70,7 +72,9 @@ export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y
     energy[x + 1] = energy[x] + e;
   }
   const chars = CHARS.map((c) => font.glyphs.get(c));
-  return { font, s, kernel, y0, top, height: bottom - top, d, energy, misfits: new Map(), glyphs: chars, drawn: [] };
+  // a drawn pixel is below 2 (its kernels' weights sum to 1, the negative ones to little)
+  const slack = 1e-9 * (energy[ink.w] + 4 * font.strength ** 2 * (bottom - top) * ink.w);
+  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: new Array(16 * (ink.w + 2)), slack, glyphs: chars, drawn: [] };
 }
 
 /** The window a layout set from x0 is compared over: its line's rows, its columns and a guard either side; null outside the ink. */
@@ -94,14 +98,15 @@ function columnsOf(ink: Ink, line: Line, layout: string, x0: number): { cuts: nu
  * A quick measure of how well the layout can be set from x0: each place's best character on its own
  * columns (the ink's strength taken from the font), the guard columns left empty.
  */
-export function roughResidual(ink: Ink, line: Line, layout: string, x0: number): number {
+export function roughResidual(ink: Ink, line: Line, layout: string, x0: number, bound = Infinity): number {
   const { font, s, energy } = line;
   let at = 0;
   for (let i = 0; i < layout.length; i++) at += layout[i] === '/' ? font.slash : font.pitch;
   const guard = GUARD * font.pitch * s;
   const [left, right] = [round(x0 - guard), round(x0 + s * at + guard)];
   if (left < 0 || right > ink.w) return Infinity;
-  let sum = energy[round(x0)] - energy[left] + energy[right] - energy[round(x0 + s * at)];
+  const guarded = energy[round(x0)] - energy[left] + energy[right] - energy[round(x0 + s * at)];
+  const norm = max(1, energy[right] - energy[left]);
   at = 0;
   let from = round(x0);
   for (let i = 0; i < layout.length; i++) {
@@ -109,14 +114,24 @@ export function roughResidual(ink: Ink, line: Line, layout: string, x0: number):
     const x = x0 + s * at;
     at += slash ? font.slash : font.pitch;
     const to = round(x0 + s * at);
-    const m = placeMisfits(ink, line, x, from, to, slash);
-    let least = Infinity;
-    for (let k = 0; k < m.length; k++) least = m[k] < least ? m[k] : least;
-    sum += least;
+    inPlaces[i] = placeAt(line, x, from, to, slash);
     from = to;
   }
-  return sum / max(1, energy[right] - energy[left]);
+  // every place is taken before any is compared (a place keeps the columns of the first text set there);
+  // those not compared yet count as their least possible misfit, so the sum only grows as they are
+  for (let next = 0; next < layout.length && bound < Infinity; next++) {
+    let low = guarded;
+    for (let i = 0; i < layout.length; i++) low += inPlaces[i].compared ? inPlaces[i].least : -line.slack;
+    if (low / norm >= bound) return Infinity;
+    while (next < layout.length && inPlaces[next].compared) next++;
+    if (next < layout.length) compare(ink, line, inPlaces[next]);
+  }
+  let sum = guarded;
+  for (let i = 0; i < layout.length; i++) sum += compare(ink, line, inPlaces[i]).least;
+  return sum / norm;
 }
+
+const inPlaces: Place[] = [];
 
 /**
  * The text of this layout that best explains the ink from x0: each place's character chosen on its own
@@ -129,10 +144,7 @@ export function setText(ink: Ink, line: Line, layout: string, x0: number): Setti
   const { cuts, window } = found;
   const text = [...layout].map((slot, i) => {
     if (slot === '/') return '/';
-    const m = placeMisfits(ink, line, x0 + line.s * placeStart(line.font, layout, i), cuts[i], cuts[i + 1], false);
-    let best = 0;
-    for (let k = 1; k < m.length; k++) if (m[k] < m[best]) best = k;
-    return CHARS[best];
+    return CHARS[compare(ink, line, placeAt(line, x0 + line.s * placeStart(line.font, layout, i), cuts[i], cuts[i + 1], false)).first];
   });
   const predicted = predict(line, layout, text, x0, window);
   const strength = fittedStrength(ink, line, predicted, window);
@@ -176,15 +188,18 @@ export function inkAndDrawn(ink: Ink, line: Line, c: string, start: number, from
 
 function inkTimesDrawn(ink: Ink, line: Line, k: number, start: number, from: number, to: number): { dp: number; pp: number } {
   const g = line.glyphs[k]!;
-  const [x, y] = [start + line.s * g.left, line.y0 + line.s * g.top];
-  const slot = k * PHASES + phaseOf(x);
-  const d = (line.drawn[slot] ??= drawing(g, line.s, line.kernel, x, y));
+  const x = start + line.s * g.left;
+  const y = line.y0 + line.s * g.top;
+  const d = (line.drawn[k * PHASES + phaseOf(x)] ??= drawing(g, line.s, line.kernel, x, y));
   const { width, height, values } = d;
-  const [left, top] = [d.left + pixelOf(x), d.top + pixelOf(y)];
+  const left = d.left + pixelOf(x);
+  const top = d.top + pixelOf(y);
   const ds = line.d;
   const w = ink.w;
-  const [iFrom, iTo] = [max(0, from - left), min(width, to - left)];
-  let [dp, pp] = [0, 0];
+  const iFrom = max(0, from - left);
+  const iTo = min(width, to - left);
+  let dp = 0;
+  let pp = 0;
   for (let j = max(0, line.top - top), jTo = min(height, line.top + line.height - top); j < jTo; j++) {
     const at = (top + j - line.top) * w + left;
     for (let i = iFrom; i < iTo; i++) {
@@ -201,23 +216,39 @@ function inkTimesDrawn(ink: Ink, line: Line, k: number, start: number, from: num
 const sums = { dp: 0, pp: 0 };
 
 /**
- * Each character's Σ (ink − font's strength × drawn)² on the columns [from, to) of a place starting at x:
- * the digits' for a digit's place, the slash's for the slash's (the other entries Infinity).
+ * A place of a line: where it starts (in 1/8 px), whether it holds the slash, the columns [from, to) its
+ * characters are compared on (those of the first text set there), and once compared, the least
+ * Σ (ink − font's strength × drawn)² there of a character (a digit for a digit's place, the slash for the
+ * slash's) and the first character (CHARS index) leaving it.
  */
-function placeMisfits(ink: Ink, line: Line, x: number, from: number, to: number, slash: boolean): Float64Array {
-  const key = 2 * round(8 * x) + (slash ? 1 : 0);
-  let m = line.misfits.get(key);
-  if (m) return m;
-  m = new Float64Array(CHARS.length).fill(Infinity);
+interface Place {
+  q: number;
+  slash: boolean;
+  from: number;
+  to: number;
+  compared: boolean;
+  least: number;
+  first: number;
+}
+
+function placeAt(line: Line, x: number, from: number, to: number, slash: boolean): Place {
+  const q = round(8 * x);
+  return (line.places[2 * q + (slash ? 1 : 0)] ??= { q, slash, from, to, compared: false, least: Infinity, first: -1 });
+}
+
+function compare(ink: Ink, line: Line, place: Place): Place {
+  if (place.compared) return place;
+  const { from, to, slash } = place;
   const energy = line.energy[to] - line.energy[from];
   const g = line.font.strength;
   for (let k = 0; k < CHARS.length; k++) {
     if ((CHARS[k] === '/') !== slash || !line.glyphs[k]) continue;
-    const { dp, pp } = inkTimesDrawn(ink, line, k, round(8 * x) / 8, from, to);
-    m[k] = energy - 2 * g * dp + g * g * pp;
+    const { dp, pp } = inkTimesDrawn(ink, line, k, place.q / 8, from, to);
+    const misfit = energy - 2 * g * dp + g * g * pp;
+    if (misfit < place.least) [place.least, place.first] = [misfit, k];
   }
-  line.misfits.set(key, m);
-  return m;
+  place.compared = true;
+  return place;
 }
 
 /** The most ink left unexplained in the window's columns outside [from, to). */

@@ -136,8 +136,9 @@ function settingsAt(ink: Ink, forms: string[], anchor: Rect, font: CounterFont, 
       if (!line) continue;
       for (let x0 = anchor.left - s * max(...lefts) - REACH; x0 <= last; x0 += COARSE) {
         for (const layout of forms) {
-          const residual = roughResidual(ink, line, layout, x0);
-          if (residual < (rough.get(layout)?.residual ?? Infinity)) rough.set(layout, { residual, s, x0, y0 });
+          const best = rough.get(layout)?.residual ?? Infinity;
+          const residual = roughResidual(ink, line, layout, x0, best);
+          if (residual < best) rough.set(layout, { residual, s, x0, y0 });
         }
       }
     }
