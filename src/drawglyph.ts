@@ -49,13 +49,7 @@ function drawAt(glyph: FontGlyph, s: number, kernel: Kernel, fx: number, fy: num
   const across = taps(glyph.width, s, fx, kernel);
   const down = taps(glyph.height, s, fy, kernel);
   const [width, height] = [across.starts.length - 1, down.starts.length - 1];
-  const { coverage } = glyph;
-  const rows = new Float32Array(glyph.height * width);
-  for (let v = 0; v < glyph.height; v++) {
-    for (let i = 0; i < width; i++) {
-      for (let t = across.starts[i]; t < across.starts[i + 1]; t++) rows[v * width + i] += across.weights[t] * coverage[v * glyph.width + across.sources[t]];
-    }
-  }
+  const rows = acrossOf(glyph, s, kernel, fx, across);
   const values = new Float32Array(width * height);
   for (let j = 0; j < height; j++) {
     for (let t = down.starts[j]; t < down.starts[j + 1]; t++) {
@@ -65,6 +59,27 @@ function drawAt(glyph: FontGlyph, s: number, kernel: Kernel, fx: number, fy: num
   }
   return { left: across.from, top: down.from, width, height, values };
 }
+
+/** The glyph's rows scaled across (the first of drawAt's passes, shared by the drawings at every phase down). */
+function acrossOf(glyph: FontGlyph, s: number, kernel: Kernel, fx: number, across: Taps): Float32Array {
+  let known = rowsCache.get(glyph);
+  if (!known) rowsCache.set(glyph, (known = new Map()));
+  const key = `${s} ${KERNELS.indexOf(kernel)} ${fx}`;
+  let rows = known.get(key);
+  if (rows) return rows;
+  const width = across.starts.length - 1;
+  const { coverage } = glyph;
+  rows = new Float32Array(glyph.height * width);
+  for (let v = 0; v < glyph.height; v++) {
+    for (let i = 0; i < width; i++) {
+      for (let t = across.starts[i]; t < across.starts[i + 1]; t++) rows[v * width + i] += across.weights[t] * coverage[v * glyph.width + across.sources[t]];
+    }
+  }
+  known.set(key, rows);
+  return rows;
+}
+
+const rowsCache = new WeakMap<FontGlyph, Map<string, Float32Array>>();
 
 /**
  * Along one axis: the pixels a source of n pixels covers, scaled by s and starting f past pixel 0, and for

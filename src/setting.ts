@@ -38,8 +38,8 @@ export interface Line {
   height: number;
   d: Float32Array;
   energy: Float64Array;
-  /** By 2 × the place's start in 1/8 px, + 1 for the slash's. */
-  places: Place[];
+  /** By 2 × the place's start in 1/8 px, + 1 for the slash's: CHUNK at a time. */
+  places: Place[][];
   /** More than any misfit's rounding error below its true value (at least 0). */
   slack: number;
   glyphs: (FontGlyph | undefined)[];
@@ -60,9 +60,9 @@ export interface Setting {
 }
 
 export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y0: number): Line | null {
-  const glyphs = [...font.glyphs.values()];
-  const top = floor(y0 + s * min(...glyphs.map((g) => g.top)));
-  const bottom = round(y0 + s * max(...glyphs.map((g) => g.top + g.height)));
+  const { glyphs, glyphTop, glyphBottom } = charsOf(font);
+  const top = floor(y0 + s * glyphTop);
+  const bottom = round(y0 + s * glyphBottom);
   if (top < 0 || bottom > ink.h) return null;
   const d = ink.band(top, bottom);
   const energy = new Float64Array(ink.w + 1);
@@ -71,11 +71,23 @@ export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y
     for (let y = 0; y < bottom - top; y++) e += d[y * ink.w + x] ** 2;
     energy[x + 1] = energy[x] + e;
   }
-  const chars = CHARS.map((c) => font.glyphs.get(c));
   // a drawn pixel is below 2 (its kernels' weights sum to 1, the negative ones to little)
   const slack = 1e-9 * (energy[ink.w] + 4 * font.strength ** 2 * (bottom - top) * ink.w);
-  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: new Array(16 * (ink.w + 2)), slack, glyphs: chars, drawn: [] };
+  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: [], slack, glyphs, drawn: [] };
 }
+
+/** The font's glyphs by CHARS index, and the top of the highest and the bottom of the lowest. */
+function charsOf(font: CounterFont): { glyphs: (FontGlyph | undefined)[]; glyphTop: number; glyphBottom: number } {
+  let found = fonts.get(font);
+  if (!found) {
+    const all = [...font.glyphs.values()];
+    found = { glyphs: CHARS.map((c) => font.glyphs.get(c)), glyphTop: min(...all.map((g) => g.top)), glyphBottom: max(...all.map((g) => g.top + g.height)) };
+    fonts.set(font, found);
+  }
+  return found;
+}
+
+const fonts = new WeakMap<CounterFont, ReturnType<typeof charsOf>>();
 
 /** The window a layout set from x0 is compared over: its line's rows, its columns and a guard either side; null outside the ink. */
 export function windowOf(ink: Ink, line: Line, layout: string, x0: number): Rect | null {
@@ -233,8 +245,12 @@ interface Place {
 
 function placeAt(line: Line, x: number, from: number, to: number, slash: boolean): Place {
   const q = round(8 * x);
-  return (line.places[2 * q + (slash ? 1 : 0)] ??= { q, slash, from, to, compared: false, least: Infinity, first: -1 });
+  const key = 2 * q + (slash ? 1 : 0);
+  const chunk = (line.places[floor(key / CHUNK)] ??= new Array(CHUNK));
+  return (chunk[key - CHUNK * floor(key / CHUNK)] ??= { q, slash, from, to, compared: false, least: Infinity, first: -1 });
 }
+
+const CHUNK = 64;
 
 function compare(ink: Ink, line: Line, place: Place): Place {
   if (place.compared) return place;
