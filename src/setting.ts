@@ -27,7 +27,8 @@ export interface Ink {
 /**
  * Texts set in one font at one scale, one kernel (resampled.ts KERNELS) and one height: the rows they
  * reach and their ink, each column's ink energy there (running sums), the places texts were set at, by
- * where the place starts (to 1/8 px), and the characters' drawings there, by CHARS index and phase.
+ * where the place starts (to 1/8 px), and the characters' drawings there, by CHARS index and phase across
+ * (shared by lines alike).
  */
 export interface Line {
   font: CounterFont;
@@ -73,8 +74,20 @@ export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y
   }
   // a drawn pixel is below 2 (its kernels' weights sum to 1, the negative ones to little)
   const slack = 1e-9 * (energy[ink.w] + 4 * font.strength ** 2 * (bottom - top) * ink.w);
-  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: [], slack, glyphs, drawn: [] };
+  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: [], slack, glyphs, drawn: drawnOn(font, s, kernel, y0) };
 }
+
+/** The drawings of lines alike: the same font, scale and kernel, each glyph at the same phase down. */
+function drawnOn(font: CounterFont, s: number, kernel: number, y0: number): (Drawn | undefined)[] {
+  let known = lines.get(font);
+  if (!known) lines.set(font, (known = new Map()));
+  const key = `${s} ${kernel} ${charsOf(font).glyphs.map((g) => (g ? phaseOf(y0 + s * g.top) : '-')).join('')}`;
+  let drawn = known.get(key);
+  if (!drawn) known.set(key, (drawn = []));
+  return drawn;
+}
+
+const lines = new WeakMap<CounterFont, Map<string, (Drawn | undefined)[]>>();
 
 /** The font's glyphs by CHARS index, and the top of the highest and the bottom of the lowest. */
 function charsOf(font: CounterFont): { glyphs: (FontGlyph | undefined)[]; glyphTop: number; glyphBottom: number } {
