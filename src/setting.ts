@@ -39,7 +39,7 @@ export interface Line {
   height: number;
   d: Float32Array;
   energy: Float64Array;
-  /** By 2 × the place's start in 1/8 px, + 1 for the slash's: CHUNK at a time. */
+  /** By 2 × the place's start in 1/8 px, + 1 for the slash's: 64 at a time. */
   places: Place[][];
   /** More than any misfit's rounding error below its true value (at least 0). */
   slack: number;
@@ -259,11 +259,9 @@ interface Place {
 function placeAt(line: Line, x: number, from: number, to: number, slash: boolean): Place {
   const q = round(8 * x);
   const key = 2 * q + (slash ? 1 : 0);
-  const chunk = (line.places[floor(key / CHUNK)] ??= new Array(CHUNK));
-  return (chunk[key - CHUNK * floor(key / CHUNK)] ??= { q, slash, from, to, compared: false, least: Infinity, first: -1 });
+  const chunk = (line.places[key >> 6] ??= new Array(64));
+  return (chunk[key & 63] ??= { q, slash, from, to, compared: false, least: Infinity, first: -1 });
 }
-
-const CHUNK = 64;
 
 function compare(ink: Ink, line: Line, place: Place): Place {
   if (place.compared) return place;
