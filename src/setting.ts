@@ -13,6 +13,7 @@ export const GUARD_INK = 0.25;
 const STRENGTH_FACTOR = 2.5;
 
 export const CHARS = [...'0123456789/'];
+const SLASH = CHARS.indexOf('/');
 
 /**
  * The part of the screenshot searched, w × h from (left, top); `band(top, bottom)` gives its rows' ink
@@ -45,6 +46,8 @@ export interface Line {
   slack: number;
   glyphs: (FontGlyph | undefined)[];
   drawn: (Drawn | undefined)[];
+  /** The pixel row each glyph is drawn from (drawglyph.ts pixelOf), by CHARS index. */
+  rows: number[];
 }
 
 /** `layout`: a character per place, `d` a digit, `/` the slash; `text` the characters set there, from x0 on. */
@@ -74,7 +77,7 @@ export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y
   }
   // a drawn pixel is below 2 (its kernels' weights sum to 1, the negative ones to little)
   const slack = 1e-9 * (energy[ink.w] + 4 * font.strength ** 2 * (bottom - top) * ink.w);
-  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: [], slack, glyphs, drawn: drawnOn(font, s, kernel, y0) };
+  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: [], slack, glyphs, drawn: drawnOn(font, s, kernel, y0), rows: glyphs.map((g) => (g ? pixelOf(y0 + s * g.top) : 0)) };
 }
 
 /** The drawings of lines alike: the same font, scale and kernel, each glyph at the same phase down. */
@@ -214,11 +217,13 @@ export function inkAndDrawn(ink: Ink, line: Line, c: string, start: number, from
 function inkTimesDrawn(ink: Ink, line: Line, k: number, start: number, from: number, to: number): { dp: number; pp: number } {
   const g = line.glyphs[k]!;
   const x = start + line.s * g.left;
-  const y = line.y0 + line.s * g.top;
-  const d = (line.drawn[k * PHASES + phaseOf(x)] ??= drawing(g, line.s, line.kernel, x, y));
+  // phaseOf(x) and pixelOf(x)
+  const whole = floor(x);
+  const q = round((x - whole) * PHASES);
+  const d = (line.drawn[k * PHASES + (q === PHASES ? 0 : q)] ??= drawing(g, line.s, line.kernel, x, line.y0 + line.s * g.top));
   const { width, height, values } = d;
-  const left = d.left + pixelOf(x);
-  const top = d.top + pixelOf(y);
+  const left = d.left + (q === PHASES ? whole + 1 : whole);
+  const top = d.top + line.rows[k];
   const ds = line.d;
   const w = ink.w;
   const iFrom = max(0, from - left);
@@ -268,8 +273,8 @@ function compare(ink: Ink, line: Line, place: Place): Place {
   const { from, to, slash } = place;
   const energy = line.energy[to] - line.energy[from];
   const g = line.font.strength;
-  for (let k = 0; k < CHARS.length; k++) {
-    if ((CHARS[k] === '/') !== slash || !line.glyphs[k]) continue;
+  for (let k = slash ? SLASH : 0; k < (slash ? SLASH + 1 : SLASH); k++) {
+    if (!line.glyphs[k]) continue;
     const { dp, pp } = inkTimesDrawn(ink, line, k, place.q / 8, from, to);
     const misfit = energy - 2 * g * dp + g * g * pp;
     if (misfit < place.least) [place.least, place.first] = [misfit, k];
