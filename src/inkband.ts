@@ -40,7 +40,8 @@ function inkBand(image: RgbaImage, area: Rect, own: { from: number; to: number }
   const binOf = (p: number) => ((image.data[p] >> 4) << 8) | ((image.data[p + 1] >> 4) << 4) | (image.data[p + 2] >> 4);
   const bins = new Uint32Array(4096);
   for (let y = from; y < to; y++) for (let x = own.from; x < own.to; x++) bins[binOf(at(x, y))]++;
-  const mode = bins.indexOf(max(...bins));
+  let mode = 0;
+  for (let b = 1; b < bins.length; b++) if (bins[b] > bins[mode]) mode = b;
   const bg = [0, 0, 0];
   for (let y = from; y < to; y++) {
     for (let x = own.from; x < own.to; x++) if (binOf(at(x, y)) === mode) for (let c = 0; c < 3; c++) bg[c] += image.data[at(x, y) + c] / bins[mode];

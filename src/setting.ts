@@ -1,7 +1,7 @@
 // A text of the counter's form set in one of its fonts at one scale and place, and how much of the ink
 // there it leaves unexplained (typeset.ts searches the scales and places).
-import type { CounterFont, Rect } from './types';
-import { type Drawn, drawGlyph } from './drawglyph';
+import type { CounterFont, FontGlyph, Rect } from './types';
+import { type Drawn, PHASES, drawing, phaseOf, pixelOf } from './drawglyph';
 
 const { floor, max, min, round } = Math;
 
@@ -13,6 +13,7 @@ export const GUARD_INK = 0.25;
 const STRENGTH_FACTOR = 2.5;
 
 export const CHARS = [...'0123456789/'];
+const SLASH = CHARS.indexOf('/');
 
 /**
  * The part of the screenshot searched, w × h from (left, top); `band(top, bottom)` gives its rows' ink
@@ -26,8 +27,9 @@ export interface Ink {
 
 /**
  * Texts set in one font at one scale, one kernel (resampled.ts KERNELS) and one height: the rows they
- * reach and their ink, each column's ink energy there (running sums), and each character's misfit on the
- * columns of a place, by where the place starts (to 1/8 px).
+ * reach and their ink, each column's ink energy there (running sums), the places texts were set at, by
+ * where the place starts (to 1/8 px), and the characters' drawings there, by CHARS index and phase across
+ * (shared by lines alike).
  */
 export interface Line {
   font: CounterFont;
@@ -38,7 +40,14 @@ export interface Line {
   height: number;
   d: Float32Array;
   energy: Float64Array;
-  misfits: Map<number, Float64Array>;
+  /** By 2 × the place's start in 1/8 px, + 1 for the slash's: 64 at a time. */
+  places: Place[][];
+  /** More than any misfit's rounding error below its true value (at least 0). */
+  slack: number;
+  glyphs: (FontGlyph | undefined)[];
+  drawn: (Drawn | undefined)[];
+  /** The pixel row each glyph is drawn from (drawglyph.ts pixelOf), by CHARS index. */
+  rows: number[];
 }
 
 /** `layout`: a character per place, `d` a digit, `/` the slash; `text` the characters set there, from x0 on. */
@@ -55,9 +64,9 @@ export interface Setting {
 }
 
 export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y0: number): Line | null {
-  const glyphs = [...font.glyphs.values()];
-  const top = floor(y0 + s * min(...glyphs.map((g) => g.top)));
-  const bottom = round(y0 + s * max(...glyphs.map((g) => g.top + g.height)));
+  const { glyphs, glyphTop, glyphBottom } = charsOf(font);
+  const top = floor(y0 + s * glyphTop);
+  const bottom = round(y0 + s * glyphBottom);
   if (top < 0 || bottom > ink.h) return null;
   const d = ink.band(top, bottom);
   const energy = new Float64Array(ink.w + 1);
@@ -66,8 +75,35 @@ export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y
     for (let y = 0; y < bottom - top; y++) e += d[y * ink.w + x] ** 2;
     energy[x + 1] = energy[x] + e;
   }
-  return { font, s, kernel, y0, top, height: bottom - top, d, energy, misfits: new Map() };
+  // a drawn pixel is below 2 (its kernels' weights sum to 1, the negative ones to little)
+  const slack = 1e-9 * (energy[ink.w] + 4 * font.strength ** 2 * (bottom - top) * ink.w);
+  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: [], slack, glyphs, drawn: drawnOn(font, s, kernel, y0), rows: glyphs.map((g) => (g ? pixelOf(y0 + s * g.top) : 0)) };
 }
+
+/** The drawings of lines alike: the same font, scale and kernel, each glyph at the same phase down. */
+function drawnOn(font: CounterFont, s: number, kernel: number, y0: number): (Drawn | undefined)[] {
+  let known = lines.get(font);
+  if (!known) lines.set(font, (known = new Map()));
+  const key = `${s} ${kernel} ${charsOf(font).glyphs.map((g) => (g ? phaseOf(y0 + s * g.top) : '-')).join('')}`;
+  let drawn = known.get(key);
+  if (!drawn) known.set(key, (drawn = []));
+  return drawn;
+}
+
+const lines = new WeakMap<CounterFont, Map<string, (Drawn | undefined)[]>>();
+
+/** The font's glyphs by CHARS index, and the top of the highest and the bottom of the lowest. */
+function charsOf(font: CounterFont): { glyphs: (FontGlyph | undefined)[]; glyphTop: number; glyphBottom: number } {
+  let found = fonts.get(font);
+  if (!found) {
+    const all = [...font.glyphs.values()];
+    found = { glyphs: CHARS.map((c) => font.glyphs.get(c)), glyphTop: min(...all.map((g) => g.top)), glyphBottom: max(...all.map((g) => g.top + g.height)) };
+    fonts.set(font, found);
+  }
+  return found;
+}
+
+const fonts = new WeakMap<CounterFont, ReturnType<typeof charsOf>>();
 
 /** The window a layout set from x0 is compared over: its line's rows, its columns and a guard either side; null outside the ink. */
 export function windowOf(ink: Ink, line: Line, layout: string, x0: number): Rect | null {
@@ -90,21 +126,40 @@ function columnsOf(ink: Ink, line: Line, layout: string, x0: number): { cuts: nu
  * A quick measure of how well the layout can be set from x0: each place's best character on its own
  * columns (the ink's strength taken from the font), the guard columns left empty.
  */
-export function roughResidual(ink: Ink, line: Line, layout: string, x0: number): number {
-  const found = columnsOf(ink, line, layout, x0);
-  if (!found) return Infinity;
-  const { cuts, window } = found;
-  let sum = line.energy[cuts[0]] - line.energy[window.left] + line.energy[window.left + window.width] - line.energy[cuts.at(-1)!];
+export function roughResidual(ink: Ink, line: Line, layout: string, x0: number, bound = Infinity): number {
+  const { font, s, energy } = line;
   let at = 0;
+  for (let i = 0; i < layout.length; i++) at += layout[i] === '/' ? font.slash : font.pitch;
+  const guard = GUARD * font.pitch * s;
+  const [left, right] = [round(x0 - guard), round(x0 + s * at + guard)];
+  if (left < 0 || right > ink.w) return Infinity;
+  const guarded = energy[round(x0)] - energy[left] + energy[right] - energy[round(x0 + s * at)];
+  const norm = max(1, energy[right] - energy[left]);
+  at = 0;
+  let from = round(x0);
   for (let i = 0; i < layout.length; i++) {
-    const m = placeMisfits(ink, line, x0 + line.s * at, cuts[i], cuts[i + 1], layout[i] === '/');
-    let least = Infinity;
-    for (const v of m) least = v < least ? v : least;
-    sum += least;
-    at += layout[i] === '/' ? line.font.slash : line.font.pitch;
+    const slash = layout[i] === '/';
+    const x = x0 + s * at;
+    at += slash ? font.slash : font.pitch;
+    const to = round(x0 + s * at);
+    inPlaces[i] = placeAt(line, x, from, to, slash);
+    from = to;
   }
-  return sum / max(1, line.energy[window.left + window.width] - line.energy[window.left]);
+  // every place is taken before any is compared (a place keeps the columns of the first text set there);
+  // those not compared yet count as their least possible misfit, so the sum only grows as they are
+  for (let next = 0; next < layout.length && bound < Infinity; next++) {
+    let low = guarded;
+    for (let i = 0; i < layout.length; i++) low += inPlaces[i].compared ? inPlaces[i].least : -line.slack;
+    if (low / norm >= bound) return Infinity;
+    while (next < layout.length && inPlaces[next].compared) next++;
+    if (next < layout.length) compare(ink, line, inPlaces[next]);
+  }
+  let sum = guarded;
+  for (let i = 0; i < layout.length; i++) sum += compare(ink, line, inPlaces[i]).least;
+  return sum / norm;
 }
+
+const inPlaces: Place[] = [];
 
 /**
  * The text of this layout that best explains the ink from x0: each place's character chosen on its own
@@ -117,10 +172,9 @@ export function setText(ink: Ink, line: Line, layout: string, x0: number): Setti
   const { cuts, window } = found;
   const text = [...layout].map((slot, i) => {
     if (slot === '/') return '/';
-    const m = placeMisfits(ink, line, x0 + line.s * placeStart(line.font, layout, i), cuts[i], cuts[i + 1], false);
-    return CHARS[m.indexOf(min(...m))];
+    return CHARS[compare(ink, line, placeAt(line, x0 + line.s * placeStart(line.font, layout, i), cuts[i], cuts[i + 1], false)).first];
   });
-  const predicted = predict(drawText(line, layout, text, x0), window);
+  const predicted = predict(line, layout, text, x0, window);
   const strength = fittedStrength(ink, line, predicted, window);
   if (strength * STRENGTH_FACTOR < line.font.strength || strength > STRENGTH_FACTOR * line.font.strength) return null;
   if (unexplained(ink, line, predicted, strength, window, cuts[0], cuts.at(-1)!) > GUARD_INK * strength) return null;
@@ -129,7 +183,7 @@ export function setText(ink: Ink, line: Line, layout: string, x0: number): Setti
 
 /** The share of the window's ink left unexplained by these characters ('' an empty place) set in the layout from x0. */
 export function residualOf(ink: Ink, line: Line, layout: string, chars: string[], x0: number, window: Rect): number {
-  const predicted = predict(drawText(line, layout, chars, x0), window);
+  const predicted = predict(line, layout, chars, x0, window);
   return shareLeft(ink, line, predicted, max(0, fittedStrength(ink, line, predicted, window)), window);
 }
 
@@ -152,41 +206,81 @@ export function placeStart(font: CounterFont, layout: string, i: number): number
   return at;
 }
 
-function drawText(line: Line, layout: string, chars: string[], x0: number): Drawn[] {
-  return chars.flatMap((c, i) => (c ? [drawChar(line, c, x0 + line.s * placeStart(line.font, layout, i))] : []));
+/**
+ * Σ ink × drawn and Σ drawn² of the character drawn from `start`, over the line's rows and the columns
+ * [from, to). The same object each call.
+ */
+export function inkAndDrawn(ink: Ink, line: Line, c: string, start: number, from: number, to: number): { dp: number; pp: number } {
+  return inkTimesDrawn(ink, line, CHARS.indexOf(c), start, from, to);
 }
 
-export function drawChar(line: Line, c: string, start: number): Drawn {
-  const g = line.font.glyphs.get(c)!;
-  return drawGlyph(g, line.s, line.kernel, start + line.s * g.left, line.y0 + line.s * g.top);
+function inkTimesDrawn(ink: Ink, line: Line, k: number, start: number, from: number, to: number): { dp: number; pp: number } {
+  const g = line.glyphs[k]!;
+  const x = start + line.s * g.left;
+  // phaseOf(x) and pixelOf(x)
+  const whole = floor(x);
+  const q = round((x - whole) * PHASES);
+  const d = (line.drawn[k * PHASES + (q === PHASES ? 0 : q)] ??= drawing(g, line.s, line.kernel, x, line.y0 + line.s * g.top));
+  const { width, height, values } = d;
+  const left = d.left + (q === PHASES ? whole + 1 : whole);
+  const top = d.top + line.rows[k];
+  const ds = line.d;
+  const w = ink.w;
+  const iFrom = max(0, from - left);
+  const iTo = min(width, to - left);
+  let dp = 0;
+  let pp = 0;
+  for (let j = max(0, line.top - top), jTo = min(height, line.top + line.height - top); j < jTo; j++) {
+    const at = (top + j - line.top) * w + left;
+    for (let i = iFrom; i < iTo; i++) {
+      const p = values[j * width + i];
+      dp += ds[at + i] * p;
+      pp += p * p;
+    }
+  }
+  sums.dp = dp;
+  sums.pp = pp;
+  return sums;
 }
+
+const sums = { dp: 0, pp: 0 };
 
 /**
- * Each character's Σ (ink − font's strength × drawn)² on the columns [from, to) of a place starting at x:
- * the digits' for a digit's place, the slash's for the slash's (the other entries Infinity).
+ * A place of a line: where it starts (in 1/8 px), whether it holds the slash, the columns [from, to) its
+ * characters are compared on (those of the first text set there), and once compared, the least
+ * Σ (ink − font's strength × drawn)² there of a character (a digit for a digit's place, the slash for the
+ * slash's) and the first character (CHARS index) leaving it.
  */
-function placeMisfits(ink: Ink, line: Line, x: number, from: number, to: number, slash: boolean): Float64Array {
-  const key = 2 * round(8 * x) + (slash ? 1 : 0);
-  let m = line.misfits.get(key);
-  if (m) return m;
-  m = new Float64Array(CHARS.length).fill(Infinity);
+interface Place {
+  q: number;
+  slash: boolean;
+  from: number;
+  to: number;
+  compared: boolean;
+  least: number;
+  first: number;
+}
+
+function placeAt(line: Line, x: number, from: number, to: number, slash: boolean): Place {
+  const q = round(8 * x);
+  const key = 2 * q + (slash ? 1 : 0);
+  const chunk = (line.places[key >> 6] ??= new Array(64));
+  return (chunk[key & 63] ??= { q, slash, from, to, compared: false, least: Infinity, first: -1 });
+}
+
+function compare(ink: Ink, line: Line, place: Place): Place {
+  if (place.compared) return place;
+  const { from, to, slash } = place;
   const energy = line.energy[to] - line.energy[from];
   const g = line.font.strength;
-  CHARS.forEach((c, k) => {
-    if ((c === '/') !== slash || !line.font.glyphs.has(c)) return;
-    const d = drawChar(line, c, round(8 * x) / 8);
-    let [dp, pp] = [0, 0];
-    for (let j = max(0, line.top - d.top); j < min(d.height, line.top + line.height - d.top); j++) {
-      for (let i = max(0, from - d.left); i < min(d.width, to - d.left); i++) {
-        const p = d.values[j * d.width + i];
-        dp += line.d[(d.top + j - line.top) * ink.w + d.left + i] * p;
-        pp += p * p;
-      }
-    }
-    m[k] = energy - 2 * g * dp + g * g * pp;
-  });
-  line.misfits.set(key, m);
-  return m;
+  for (let k = slash ? SLASH : 0; k < (slash ? SLASH + 1 : SLASH); k++) {
+    if (!line.glyphs[k]) continue;
+    const { dp, pp } = inkTimesDrawn(ink, line, k, place.q / 8, from, to);
+    const misfit = energy - 2 * g * dp + g * g * pp;
+    if (misfit < place.least) [place.least, place.first] = [misfit, k];
+  }
+  place.compared = true;
+  return place;
 }
 
 /** The most ink left unexplained in the window's columns outside [from, to). */
@@ -213,15 +307,29 @@ function fittedStrength(ink: Ink, line: Line, predicted: Float32Array, window: R
   return pp > 0 ? dp / pp : 0;
 }
 
-/** The drawings summed over the area. */
-function predict(drawn: Drawn[], area: Rect): Float32Array {
-  const out = new Float32Array(area.width * area.height);
-  for (const d of drawn) {
-    for (let j = max(0, d.top - area.top); j < min(area.height, d.top + d.height - area.top); j++) {
-      for (let i = max(0, d.left - area.left); i < min(area.width, d.left + d.width - area.left); i++) {
-        out[j * area.width + i] += d.values[(j + area.top - d.top) * d.width + i + area.left - d.left];
+/** The characters ('' an empty place) set in the layout from x0, drawn and summed over the area: a buffer reused by the next call. */
+function predict(line: Line, layout: string, chars: string[], x0: number, area: Rect): Float32Array {
+  const size = area.width * area.height;
+  if (predicted.length < size) predicted = new Float32Array(2 * size);
+  const out = predicted;
+  out.fill(0, 0, size);
+  let start = x0;
+  for (let k = 0; k < chars.length; k++) {
+    if (chars[k]) {
+      const g = line.font.glyphs.get(chars[k])!;
+      const [x, y] = [start + line.s * g.left, line.y0 + line.s * g.top];
+      const d = drawing(g, line.s, line.kernel, x, y);
+      const { width, height, values } = d;
+      const [left, top] = [d.left + pixelOf(x), d.top + pixelOf(y)];
+      for (let j = max(0, top - area.top), jTo = min(area.height, top + height - area.top); j < jTo; j++) {
+        for (let i = max(0, left - area.left), iTo = min(area.width, left + width - area.left); i < iTo; i++) {
+          out[j * area.width + i] += values[(j + area.top - top) * width + i + area.left - left];
+        }
       }
     }
+    start = x0 + line.s * placeStart(line.font, layout, k + 1);
   }
   return out;
 }
+
+let predicted = new Float32Array(0);

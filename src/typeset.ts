@@ -129,16 +129,17 @@ function settingsAt(ink: Ink, forms: string[], anchor: Rect, font: CounterFont, 
   const spread = scale ? KNOWN_SPREAD : SCALE_SPREAD;
   const scales = [...new Set(guesses.flatMap((g) => spread.map((f) => round(100 * f * g) / 100)))];
   const rough = new Map<string, { residual: number; s: number; x0: number; y0: number }>();
+  const bests = forms.map(() => Infinity);
   for (const s of scales.filter((x) => x >= MIN_SCALE && x <= MAX_SCALE)) {
     const last = anchor.left + max(0, anchor.width - s * font.pitch) - s * min(...lefts) + REACH;
     for (let y0 = anchor.top - s * inkTop - REACH; y0 <= anchor.top - s * inkTop + REACH; y0 += COARSE) {
       const line = lineAt(font, s, 0, y0);
       if (!line) continue;
       for (let x0 = anchor.left - s * max(...lefts) - REACH; x0 <= last; x0 += COARSE) {
-        for (const layout of forms) {
-          const residual = roughResidual(ink, line, layout, x0);
-          if (residual < (rough.get(layout)?.residual ?? Infinity)) rough.set(layout, { residual, s, x0, y0 });
-        }
+        forms.forEach((layout, i) => {
+          const residual = roughResidual(ink, line, layout, x0, bests[i]);
+          if (residual < bests[i]) rough.set(layout, { residual: (bests[i] = residual), s, x0, y0 });
+        });
       }
     }
   }

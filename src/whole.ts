@@ -1,5 +1,5 @@
 // Whether a text set in the counter's font (setting.ts) is the whole counter, not a part of it.
-import { type Ink, type Line, type Setting, GUARD_INK, drawChar, placeStart } from './setting';
+import { type Ink, type Line, type Setting, GUARD_INK, inkAndDrawn, placeStart } from './setting';
 
 const { max, min, round } = Math;
 
@@ -34,15 +34,7 @@ function besideText(ink: Ink, line: Line, layout: string, x0: number, side: -1 |
   const perPlace = (line.energy[round(x0 + line.s * width)] - line.energy[round(x0)]) / layout.length;
   let least = Infinity;
   for (const c of '0123456789') {
-    const d = drawChar(line, c, start);
-    let [dp, pp] = [0, 0];
-    for (let j = max(0, line.top - d.top); j < min(d.height, line.top + line.height - d.top); j++) {
-      for (let i = max(0, from - d.left); i < min(d.width, to - d.left); i++) {
-        const p = d.values[j * d.width + i];
-        dp += line.d[(d.top + j - line.top) * ink.w + d.left + i] * p;
-        pp += p * p;
-      }
-    }
+    const { dp, pp } = inkAndDrawn(ink, line, c, start, from, to);
     least = min(least, energy - 2 * strength * dp + strength * strength * pp);
   }
   return { energy, least, perPlace };
