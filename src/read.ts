@@ -28,7 +28,7 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
   const misplaced = !cellsPlaced(view, read.grid, read.skin);
   const distant = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance;
   const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
-  if (!distant && !misplaced && !small && unreadable <= MAX_UNREADABLE) return { ...read, readings: readResampled(view, read.grid, read.skin, read.readings) };
+  if (!distant && !misplaced && !small && unreadable <= MAX_UNREADABLE) return { ...read, readings: rereadOnPixels(view, read) };
   const shrunk = misplaced || small ? null : readShrunk(view, read);
   if (shrunk) return shrunk;
   const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid, 1 - MAX_UNREADABLE);
@@ -45,13 +45,22 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
  * (resampled.ts), each cell that reads there gets that distance, and the board is judged again.
  */
 function readShrunk(view: RgbaImage, read: SkinReading): SkinReading | null {
-  const readings = readResampled(view, read.grid, read.skin, read.readings);
+  const readings = rereadOnPixels(view, read);
   if (readings === read.readings) return null;
   const meanDistance = mean(readings.map((r) => r.distance));
   const unreadable = readings.filter((r) => r.unreadable).length / Math.max(1, readings.length);
   trace('read shrunk: mean distance %s, %s unreadable', meanDistance.toFixed(2), unreadable.toFixed(3));
   if (meanDistance > POOR_FIT * read.skin.maxDistance || unreadable > MAX_UNREADABLE) return null;
   return { ...read, readings, fit: skinFit(meanDistance, read.skin) };
+}
+
+/**
+ * Unreadable cells read again on the screenshot's own pixels (resampled.ts); a 0 read there beside a closed
+ * cell is distrusted as the first reading's were.
+ */
+function rereadOnPixels(view: RgbaImage, read: SkinReading): Reading[] {
+  const readings = readResampled(view, read.grid, read.skin, read.readings);
+  return readings === read.readings ? readings : distrustLoneZeros(read.grid, readings);
 }
 
 /**
