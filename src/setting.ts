@@ -146,13 +146,19 @@ export function roughResidual(ink: Ink, line: Line, layout: string, x0: number, 
     from = to;
   }
   // every place is taken before any is compared (a place keeps the columns of the first text set there);
-  // those not compared yet count as their least possible misfit, so the sum only grows as they are
-  for (let next = 0; next < layout.length && bound < Infinity; next++) {
+  // those not compared yet count as their least possible misfit, so the sum only grows as they are. The
+  // slash is compared first: one character, and where none is, the layout does not fit.
+  while (bound < Infinity) {
     let low = guarded;
-    for (let i = 0; i < layout.length; i++) low += inPlaces[i].compared ? inPlaces[i].least : -line.slack;
+    let next = -1;
+    for (let i = 0; i < layout.length; i++) {
+      const place = inPlaces[i];
+      low += place.compared ? place.least : -line.slack;
+      if (!place.compared && (next < 0 || (place.slash && !inPlaces[next].slash))) next = i;
+    }
     if (low / norm >= bound) return Infinity;
-    while (next < layout.length && inPlaces[next].compared) next++;
-    if (next < layout.length) compare(ink, line, inPlaces[next]);
+    if (next < 0) break;
+    compare(ink, line, inPlaces[next]);
   }
   let sum = guarded;
   for (let i = 0; i < layout.length; i++) sum += compare(ink, line, inPlaces[i]).least;
