@@ -68,10 +68,10 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
     }
   };
   measure(0, 0);
-  if (at.search && !clearCut(nearest, skin)) {
+  if (at.search && !clearCut(nearest.ranked(labels), skin)) {
     const step = min(grid.pitchX, grid.pitchY) / 20;
     for (const [dx, dy] of NEAR) measure(dx * step, dy * step);
-    if (!clearCut(nearest, skin)) for (const [dx, dy] of NEAR) measure(dx * step / 2, dy * step / 2);
+    if (!clearCut(nearest.ranked(labels), skin)) for (const [dx, dy] of NEAR) measure(dx * step / 2, dy * step / 2);
   }
   const order = nearest.ranked(labels);
   const [best, first] = order[0];
@@ -104,18 +104,13 @@ class Nearest {
 
   /** The second-smallest distance. */
   second(): number {
-    return this.smallest()[1];
-  }
-
-  /** The smallest distance and the second-smallest. */
-  smallest(): [number, number] {
     let [first, second] = [Infinity, Infinity];
     for (const i of this.order) {
       const d = this.distance[i];
       if (d < first) [first, second] = [d, first];
       else if (d < second) second = d;
     }
-    return [first, second];
+    return second;
   }
 
   /** Labels with their match, nearest first (ties in the order first matched). */
@@ -163,7 +158,7 @@ const DIFFERENT = 40;
 /** Offsets tried around a cell whose match is not clear-cut, in steps (then half steps, if still not). */
 const NEAR = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
 
-function clearCut(nearest: Nearest, skin: Skin): boolean {
-  const [best, runnerUp] = nearest.smallest();
+function clearCut(matches: [Cell, Match][], skin: Skin): boolean {
+  const [best, runnerUp] = [matches[0][1].distance, matches[1]?.[1].distance ?? Infinity];
   return best <= SURE_DISTANCE * skin.maxDistance && best <= SURE_RATIO * runnerUp;
 }

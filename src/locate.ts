@@ -140,9 +140,6 @@ function isSquare(r: { width: number; height: number }): boolean {
     && ratio > 0.75 && ratio < 1.33;
 }
 
-/** An empty bucket, shared (a lookup that misses allocates nothing). */
-const NONE: never[] = [];
-
 const sideOf = (b: Rect): number => (b.width + b.height) / 2;
 const centerX = (b: Rect): number => b.left + b.width / 2;
 const centerY = (b: Rect): number => b.top + b.height / 2;
@@ -151,9 +148,7 @@ const centerY = (b: Rect): number => b.top + b.height / 2;
 function commonSides(boxes: Rect[]): number[] {
   const counts: number[] = [];
   for (let side = MIN_SIDE; side <= MAX_SIDE; side++) {
-    let count = 0;
-    for (const b of boxes) if (abs(sideOf(b) - side) <= 0.08 * side + 0.5) count++;
-    counts[side] = count;
+    counts[side] = boxes.filter((b) => abs(sideOf(b) - side) <= 0.08 * side + 0.5).length;
   }
   const peaks: number[] = [];
   for (let side = MIN_SIDE; side <= MAX_SIDE; side++) {
@@ -165,10 +160,10 @@ function commonSides(boxes: Rect[]): number[] {
 
 /** Nested contours (inner and outer edge of one cell) collapse to one outline per cell. */
 function dedupe(boxes: Rect[], side: number): Rect[] {
-  const seen = new Map<number, Rect>();
+  const seen = new Map<string, Rect>();
   const q = max(2, side / 3);
   for (const b of boxes) {
-    const key = round(centerX(b) / q) * 65536 + round(centerY(b) / q);
+    const key = `${round(centerX(b) / q)},${round(centerY(b) / q)}`;
     if (!seen.has(key)) seen.set(key, b);
   }
   return [...seen.values()];
@@ -195,10 +190,9 @@ function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
     const [ka, kb] = [floor(along(a) / side), floor(across(a) / side)];
     for (let da = 0; da <= 2; da++) {
       for (let db = -1; db <= 1; db++) {
-        const bucket = buckets.get(key(ka + da, kb + db)) ?? NONE;
-        for (let k = 0; k < bucket.length; k++) {
-          const d = along(bucket[k]) - along(a);
-          if (d > 0.6 * side && d < gap && abs(across(bucket[k]) - across(a)) < side / 3) gap = d;
+        for (const b of buckets.get(key(ka + da, kb + db)) ?? []) {
+          const d = along(b) - along(a);
+          if (d > 0.6 * side && d < gap && abs(across(b) - across(a)) < side / 3) gap = d;
         }
       }
     }
@@ -236,9 +230,7 @@ function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
     const by = floor(centerY(a) / pitchY);
     for (let dy = -LINK; dy <= LINK; dy++) {
       for (let dx = -LINK; dx <= LINK; dx++) {
-        const bucket = buckets.get(key(bx + dx, by + dy)) ?? NONE;
-        for (let k = 0; k < bucket.length; k++) {
-          const j = bucket[k];
+        for (const j of buckets.get(key(bx + dx, by + dy)) ?? []) {
           if (j > i && onLattice(a, boxes[j], pitchX, pitchY)) parent[find(j)] = find(i);
         }
       }
