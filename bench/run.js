@@ -1,5 +1,6 @@
 // @ts-check
-// npm run bench: per-stage medians in-process, and whole-process time of the CLI; the held-out screenshots;
+// npm run bench: per-stage medians in-process, and whole-process time of the CLI; the held-out screenshots, also
+// at the eval's 50 % and desktop copies;
 // batches at --jobs 1 and 2; then the solver alone
 // (deductions, probabilities, whole board analysis) on mine01, random expert positions and 100×100 boards.
 // Not a test.
@@ -95,12 +96,15 @@ async function main() {
     rows.push({ case: c.name, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.toFixed(1)])), 'whole process': whole.toFixed(0) });
   }
   const heldOut = await heldOutTable();
+  const copies = await copiesTable();
   const batch = batchTable(tmp);
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = analyzeImage + render; whole process: 5 runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
   console.log('\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one process after 5 warm-ups: analyzeImage + render, ms per screenshot');
   console.table(heldOut);
+  console.log('\nthe same 74 screenshots as the eval copies them: shrunk to 50 %, and fitted onto a 1920×1080 desktop (a counter a few pixels tall is read as a whole text there), each once: analyzeImage + render, ms per screenshot');
+  console.table(copies);
   console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16), one process: wall time, throughput, peak RSS`);
   console.table(batch);
   solverTable();
@@ -124,6 +128,23 @@ async function heldOutTable() {
   return rows;
 }
 
+/** Median, mean and slowest in-process time of the held-out screenshots at the eval's 50 % and desktop copies. */
+async function copiesTable() {
+  const { VARIANTS } = require('../scripts/variants.js');
+  const files = ['xdemineur', 'xbomb', 'gnome-mines', 'ace-minesweeper', 'kmines']
+    .flatMap((game) => fs.readdirSync(path.join(ROOT, 'fixtures', game)).filter((f) => /^s[234]-\d+\.png$/.test(f)).map((f) => path.join(ROOT, 'fixtures', game, f)));
+  const rows = [];
+  for (const variant of /** @type {const} */ (['50%', 'desktop'])) {
+    const times = [];
+    for (const file of files) {
+      const bytes = await VARIANTS[variant](fs.readFileSync(file));
+      times.push(await time(() => analyzeAndRender(bytes, file)));
+    }
+    rows.push({ copy: variant, shots: times.length, median: median(times).toFixed(0), mean: (times.reduce((a, b) => a + b, 0) / times.length).toFixed(0), slowest: Math.max(...times).toFixed(0) });
+  }
+  return rows;
+}
+
 /** @param {Buffer} bytes @param {string} file */
 async function analyzeAndRender(bytes, file) {
   const { image, analysis } = await ma.analyzeImage(bytes, file, { reasons: false });
@@ -137,13 +158,26 @@ function batchTable(tmp) {
   for (let i = 0; i < BATCH; i++) fs.copyFileSync(path.join(ROOT, `fixtures/xdemineur/s2-0${(i % 5) + 1}.png`), path.join(dir, `shot${String(i).padStart(3, '0')}.png`));
   return [1, 2].map((jobs) => {
     const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}).main(${JSON.stringify([dir, '-o', path.join(tmp, `out${jobs}`), '--jobs', String(jobs)])})`
-      + '.then(() => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`))';
+      + '.then(() => process.stderr.write(`maxrss ${peakRss()}\\n`))'
+      + `;${peakRss.toString()}`;
     const t = performance.now();
     const out = spawnSync(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] }).stderr.toString();
     const seconds = (performance.now() - t) / 1000;
     const rss = Number(/maxrss (\d+)/.exec(out)?.[1] ?? 0) / 1024;
     return { jobs, 'wall s': seconds.toFixed(1), 'images / s': (BATCH / seconds).toFixed(1), 'peak RSS MB': rss.toFixed(0) };
   });
+}
+
+/**
+ * The process's peak RSS in kB: VmHWM where Linux has it (getrusage's maxRSS survives exec, so a child would
+ * report its parent's peak when that was larger), else maxRSS.
+ */
+function peakRss() {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(require('node:fs').readFileSync('/proc/self/status', 'utf8'))?.[1]);
+  } catch {
+    return process.resourceUsage().maxRSS;
+  }
 }
 
 /** @param {number[]} xs @param {number} q */

@@ -7,34 +7,10 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const sharp = require('sharp');
 const { falseOnPart } = require('./false-on-part.js');
 const { analyzeImage } = require('../dist/analyze.js');
 const { parseBoard, parseCellName } = require('../dist/board.js');
-
-const VARIANTS = {
-  '100%': (/** @type {Buffer} */ b) => Promise.resolve(b),
-  '50%': (/** @type {Buffer} */ b) => resize(b, 0.5),
-  '150%': (/** @type {Buffer} */ b) => resize(b, 1.5),
-  '250%': (/** @type {Buffer} */ b) => resize(b, 2.5),
-  'jpeg75': (/** @type {Buffer} */ b) => sharp(b).jpeg({ quality: 75 }).toBuffer(),
-  'desktop': (/** @type {Buffer} */ b) => onDesktop(b),
-};
-
-/** @param {Buffer} b @param {number} f */
-async function resize(b, f) {
-  const { width = 0 } = await sharp(b).metadata();
-  return sharp(b).resize({ width: Math.round(width * f) }).png().toBuffer();
-}
-
-/** The shot, shrunk to fit if needed, on a 1920×1080 gradient desktop with a taskbar. @param {Buffer} b */
-async function onDesktop(b) {
-  const shot = await sharp(b).resize({ width: 1800, height: 1000, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
-  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080"><defs><linearGradient id="g" x2="1" y2="1">'
-    + '<stop offset="0" stop-color="#234"/><stop offset="1" stop-color="#8ab"/></linearGradient></defs>'
-    + '<rect width="1920" height="1080" fill="url(#g)"/><rect y="1044" width="1920" height="36" fill="#111"/></svg>';
-  return sharp(Buffer.from(svg)).composite([{ input: shot, left: 37, top: 23 }]).png().toBuffer();
-}
+const { VARIANTS } = require('./variants.js');
 
 /** @param {string} dir @param {boolean} learn @returns {string[]} */
 function shots(dir, learn) {
