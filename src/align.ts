@@ -3,7 +3,7 @@
 import { debuglog } from 'node:util';
 import type { Coord, Grid, RgbaImage, Skin } from './types';
 import { classify } from './classify';
-import { meanNearest, nearestDistances } from './nearest';
+import { meanNearest, medianNearest, nearestDistances } from './nearest';
 import { shiftGrid } from './pixels';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
@@ -74,13 +74,12 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
  */
 export function snapToPixels(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const sample = sampleCells(grid, 64);
-  const fitOf = (g: Grid) => median(nearestDistances(image, g, skin, sample));
-  const before = fitOf(grid);
+  const before = medianNearest(image, grid, skin, sample);
   if (before <= ALIGNED * skin.maxDistance) return grid;
   let snap = { grid, fit: before };
   for (const axis of ['x', 'y'] as const) {
     for (const candidate of snapped(snap.grid, axis)) {
-      const fit = fitOf(candidate);
+      const fit = medianNearest(image, candidate, skin, sample, snap.fit);
       if (fit < snap.fit) snap = { grid: candidate, fit };
     }
   }

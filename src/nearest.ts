@@ -30,6 +30,23 @@ export function meanNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coo
 }
 
 /**
+ * The median of `nearestDistances`, or Infinity as soon as so many cells measure over `above` that the
+ * median must too.
+ */
+export function medianNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], above = Infinity): number {
+  const prepared = prepareTemplates(skin, grid);
+  const enough = cells.length - Math.floor(cells.length / 2);
+  const distances: number[] = [];
+  let over = 0;
+  for (const [row, col] of cells) {
+    const distance = nearestOf(image, grid, skin, prepared, row, col);
+    if (distance > above && ++over >= enough) return Infinity;
+    distances.push(distance);
+  }
+  return distances.sort((a, b) => a - b)[Math.floor(distances.length / 2)] ?? 0;
+}
+
+/**
  * One cell's distance, remembered per image and skin by the area it covers: the searches that place a grid
  * come back to the same places (a climb's neighbours, the grid before and after a step that changed nothing).
  */

@@ -5,7 +5,7 @@ import { debuglog } from 'node:util';
 import type { Analysis, Cell, Grid, Reading, RgbaImage, Skin, SkinFit } from './types';
 import { trimGrid } from './grid';
 import { classify } from './classify';
-import { nearestDistances } from './nearest';
+import { meanNearest, nearestDistances } from './nearest';
 import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells, snapToPixels } from './align';
 import { scaleGrid, shiftGrid } from './pixels';
 import { neighbours } from './board';
@@ -132,12 +132,14 @@ function skinFit(meanDistance: number, skin: Skin): SkinFit {
  */
 function cellsPlaced(image: RgbaImage, grid: Grid, skin: Skin): boolean {
   const cells = sampleCells(grid, 64);
-  const fitOf = (g: Grid) => mean(nearestDistances(image, g, skin, cells));
-  const placed = fitOf(grid);
+  const placed = meanNearest(image, grid, skin, cells);
+  const worse = PHASE_MARGIN * placed + PHASE_FLOOR;
+  // each shifted grid is measured only until it is clearly worse (Infinity then)
+  const fitOf = (g: Grid) => meanNearest(image, g, skin, cells, worse * (1 + 1e-9));
   const [dx, dy] = [grid.pitchX / 2, grid.pitchY / 2];
   const moved = Math.min(fitOf(shiftGrid(grid, dx, 0)), fitOf(shiftGrid(grid, 0, dy)), fitOf(shiftGrid(grid, dx, dy)));
   trace('cells placed: fit %s, half a cell off %s', placed.toFixed(2), moved.toFixed(2));
-  return moved >= PHASE_MARGIN * placed + PHASE_FLOOR;
+  return moved >= worse;
 }
 
 /** Half a cell off, a grid must fit this many times worse, and this much (RMS) worse, than the grid read. */
@@ -202,14 +204,23 @@ function closestSkin(image: RgbaImage, grid: Grid, skins: Skin[]): { grid: Grid;
   const sample = sampleCells(grid, 64);
   const quarter = sample.filter((_, i) => i % 4 === 0);
   const rest = sample.filter((_, i) => i % 4 !== 0);
-  const quick = skins.map((skin) => ({ skin, distances: nearestDistances(image, grid, skin, quarter) }));
-  const shareOf = (distances: number[], skin: Skin) => mean(distances) / skin.maxDistance;
-  const lead = Math.min(...quick.map((q) => shareOf(q.distances, q.skin)));
-  return quick
-    .filter((q) => shareOf(q.distances, q.skin) <= CONTENDER.ratio * lead + CONTENDER.margin)
-    .map((q) => ({ grid, skin: q.skin, fit: shareOf([...q.distances, ...nearestDistances(image, grid, q.skin, rest)], q.skin) }))
+  // The skin that read the last board is measured first: its lead lets the others stop measuring early.
+  let lead = Infinity;
+  const quick = [...skins].sort((a, b) => Number(b === lastClosest) - Number(a === lastClosest)).map((skin) => {
+    const share = meanNearest(image, grid, skin, quarter, (CONTENDER.ratio * lead + CONTENDER.margin) * skin.maxDistance * (1 + 1e-9)) / skin.maxDistance;
+    lead = Math.min(lead, share);
+    return { skin, share };
+  });
+  const closest = quick
+    .filter((q) => q.share <= CONTENDER.ratio * lead + CONTENDER.margin)
+    .sort((a, b) => skins.indexOf(a.skin) - skins.indexOf(b.skin))
+    .map((q) => ({ grid, skin: q.skin, fit: mean(nearestDistances(image, grid, q.skin, [...quarter, ...rest])) / q.skin.maxDistance }))
     .reduce((a, b) => (b.fit < a.fit ? b : a));
+  lastClosest = closest.skin;
+  return closest;
 }
+
+let lastClosest: Skin | undefined;
 
 const CONTENDER = { ratio: 3, margin: 0.15 };
 
