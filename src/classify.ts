@@ -27,9 +27,16 @@ export interface ClassifyOptions {
   search?: boolean;
 }
 
-/** A match this close, and this far ahead of the runner-up, needs no search for a better-placed patch. */
+/**
+ * A match this close, and this far ahead of the runner-up, needs no search for a better-placed patch; nor
+ * does one well within the limit (DECIDED_DISTANCE) that no other label comes near (DECIDED_RATIO): a count
+ * drawn a fraction of a pixel off (a pitch of 18.04 px) fits its template less closely, but no shift of a
+ * pixel brings another label's template nearer.
+ */
 const SURE_DISTANCE = 0.25;
 const SURE_RATIO = 0.5;
+const DECIDED_DISTANCE = 0.5;
+const DECIDED_RATIO = 0.4;
 
 function allCells(grid: Grid): Coord[] {
   return Array.from({ length: grid.rows * grid.cols }, (_, i): Coord => [floor(i / grid.cols), i % grid.cols]);
@@ -160,5 +167,6 @@ const NEAR = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -
 
 function clearCut(matches: [Cell, Match][], skin: Skin): boolean {
   const [best, runnerUp] = [matches[0][1].distance, matches[1]?.[1].distance ?? Infinity];
-  return best <= SURE_DISTANCE * skin.maxDistance && best <= SURE_RATIO * runnerUp;
+  if (best <= SURE_DISTANCE * skin.maxDistance && best <= SURE_RATIO * runnerUp) return true;
+  return best <= DECIDED_DISTANCE * skin.maxDistance && best <= DECIDED_RATIO * runnerUp;
 }
