@@ -2,6 +2,7 @@ import type { Cell, Coord, Grid, Reading, RgbaImage, Skin } from './types';
 import { shiftGrid } from './pixels';
 import { cellPatch, coarseDistance, coarseOf, Patch, rmsDistanceWithin } from './patch';
 import { prepareTemplates, type PreparedSkin, SLACK } from './templates';
+import { exactReading } from './exact';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { floor, max, min, sqrt } = Math;
@@ -57,9 +58,9 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
   // it comes closer than its label's nearest so far and than the second-nearest label; with several sizes,
   // closer than its label's nearest overall or at its size (a close call is decided within one size).
   let secondDistance = Infinity;
-  const measure = (dx: number, dy: number) => {
+  const measure = (dx: number, dy: number, given?: Patch) => {
     for (const { size, templates } of groups) {
-      const patch = cellPatch(image, shiftGrid(grid, dx, dy), row, col, skin.inset, size);
+      const patch = given ?? cellPatch(image, shiftGrid(grid, dx, dy), row, col, skin.inset, size);
       const coarse = coarseOf(patch);
       for (const t of templates) {
         const own = nearest.distance[t.labelIndex];
@@ -74,7 +75,10 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
       }
     }
   };
-  measure(0, 0);
+  const onGrid = groups.length === 1 ? cellPatch(image, grid, row, col, skin.inset, groups[0].size) : undefined;
+  const exact = onGrid && exactReading(prepared, onGrid, row, col);
+  if (exact) return exact;
+  measure(0, 0, onGrid);
   if (at.search && !clearCut(nearest.ranked(labels), skin)) {
     const step = min(grid.pitchX, grid.pitchY) / 20;
     for (const [dx, dy] of NEAR) measure(dx * step, dy * step);
