@@ -48,3 +48,28 @@ describeWithShared('win7 mine01: learn from one screenshot, then read it at any 
     expect(json.safe).toHaveLength(10);
   });
 });
+
+// No built-in skin comes near Windows 7's cells (the closest sample sits past a skin's limit): the skin-free
+// reading reads what it is sure of. Nothing may be misread, and every deduction must hold on the true board.
+describeWithShared('win7 mine01 without its skin', ['corpus/win7/mine01.png', 'seed-expectations/mine01.board.txt', 'seed-expectations/mine01.solved.txt'], () => {
+  const tmp = tempDir();
+  afterAll(tmp.cleanup);
+
+  test('reads skin-free: most cells, none wrong, every certain cell true', async () => {
+    const { code, stdout } = await runCli([SHOT, '--json', '-o', path.join(tmp.dir, 'out.png')]);
+    const json = JSON.parse(stdout);
+    expect(code).toBe(0);
+    expect(json.skin).toBe('none (skin-free)');
+    const truth = readBoard(BOARD).cells;
+    const read: string[][] = json.board.map((row: string) => [...row]);
+    const misread = read.flatMap((row, r) => row.flatMap((ch, c) => (ch !== '.' && ch !== truth[r][c] ? [`r${r}c${c} ${truth[r][c]}→${ch}`] : [])));
+    expect(misread).toEqual([]);
+    expect(read.flat().filter((ch, i) => ch === truth.flat()[i]).length).toBeGreaterThan(400);
+    const certainMines = new Set(overlayCells(SOLVED, 'm').map(String));
+    const open = (r: number, c: number) => /[0-8]/.test(truth[r][c]);
+    const certainSafe = new Set(overlayCells(SOLVED, 's').map(String));
+    expect(json.mines.filter((c: Coord) => !certainMines.has(String(c)))).toEqual([]);
+    expect(json.safe.filter(([r, c]: Coord) => !certainSafe.has(String([r, c])) && !open(r, c))).toEqual([]);
+    expect(json.mines.length + json.safe.length).toBeGreaterThan(60);
+  });
+});
