@@ -135,12 +135,15 @@ function cellsPlaced(image: RgbaImage, grid: Grid, skin: Skin): boolean {
   const placed = meanNearest(image, grid, skin, cells);
   const worse = PHASE_MARGIN * placed + PHASE_FLOOR;
   // each shifted grid is measured only until it is clearly worse (Infinity then)
-  const fitOf = (g: Grid) => meanNearest(image, g, skin, cells, worse * (1 + 1e-9));
+  const fitOf = (g: Grid) => meanNearest(image, g, skin, cells, worse * BEYOND_ROUNDING);
   const [dx, dy] = [grid.pitchX / 2, grid.pitchY / 2];
   const moved = Math.min(fitOf(shiftGrid(grid, dx, 0)), fitOf(shiftGrid(grid, 0, dy)), fitOf(shiftGrid(grid, dx, dy)));
   trace('cells placed: fit %s, half a cell off %s', placed.toFixed(2), moved.toFixed(2));
   return moved >= worse;
 }
+
+/** A mean measured only until it passes a bound stops past the bound by more than rounding: the same decision. */
+const BEYOND_ROUNDING = 1 + 1e-9;
 
 /** Half a cell off, a grid must fit this many times worse, and this much (RMS) worse, than the grid read. */
 const PHASE_MARGIN = 1.5;
@@ -205,16 +208,17 @@ function closestSkin(image: RgbaImage, grid: Grid, skins: Skin[]): { grid: Grid;
   const quarter = sample.filter((_, i) => i % 4 === 0);
   const rest = sample.filter((_, i) => i % 4 !== 0);
   // The skin that read the last board is measured first: its lead lets the others stop measuring early.
+  const order = lastClosest && skins.includes(lastClosest) ? [lastClosest, ...skins.filter((s) => s !== lastClosest)] : skins;
+  const share = new Map<Skin, number>();
   let lead = Infinity;
-  const quick = [...skins].sort((a, b) => Number(b === lastClosest) - Number(a === lastClosest)).map((skin) => {
-    const share = meanNearest(image, grid, skin, quarter, (CONTENDER.ratio * lead + CONTENDER.margin) * skin.maxDistance * (1 + 1e-9)) / skin.maxDistance;
-    lead = Math.min(lead, share);
-    return { skin, share };
-  });
-  const closest = quick
-    .filter((q) => q.share <= CONTENDER.ratio * lead + CONTENDER.margin)
-    .sort((a, b) => skins.indexOf(a.skin) - skins.indexOf(b.skin))
-    .map((q) => ({ grid, skin: q.skin, fit: mean(nearestDistances(image, grid, q.skin, [...quarter, ...rest])) / q.skin.maxDistance }))
+  for (const skin of order) {
+    const past = (CONTENDER.ratio * lead + CONTENDER.margin) * skin.maxDistance * BEYOND_ROUNDING;
+    share.set(skin, meanNearest(image, grid, skin, quarter, past) / skin.maxDistance);
+    lead = Math.min(lead, share.get(skin) as number);
+  }
+  const closest = skins
+    .filter((skin) => (share.get(skin) as number) <= CONTENDER.ratio * lead + CONTENDER.margin)
+    .map((skin) => ({ grid, skin, fit: mean(nearestDistances(image, grid, skin, [...quarter, ...rest])) / skin.maxDistance }))
     .reduce((a, b) => (b.fit < a.fit ? b : a));
   lastClosest = closest.skin;
   return closest;
