@@ -13,7 +13,7 @@ export class DecodeError extends Error {}
  * first, so an image declaring more than MAX_PIXELS is refused before any pixel is decoded.
  */
 export async function decode(input: string | Buffer): Promise<RgbaImage> {
-  const { width = 0, height = 0 } = await header(input);
+  const { width = 0, height = 0, hasAlpha } = await header(input);
   if (width * height > MAX_PIXELS) {
     throw new DecodeError(`image too large: ${width}×${height} is ${Math.round((width * height) / 1e6)} Mpx, the limit is ${MAX_PIXELS / 1e6} Mpx`);
   }
@@ -22,7 +22,7 @@ export async function decode(input: string | Buffer): Promise<RgbaImage> {
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length), opaque: !hasAlpha };
   } catch (err) {
     throw new DecodeError(`corrupt or truncated image: ${describe(err)}`);
   }

@@ -32,10 +32,36 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks): Promis
     key.svg,
     '</g></svg>',
   ].join('');
-  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) })
-    .composite([{ input: Buffer.from(svg), left: area.left, top: area.top }])
-    .png()
-    .toBuffer();
+  const { data, info } = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
+  const overlay = { width: info.width, height: info.height, data };
+  return pngOf({ ...image, data: paintedOver(image, overlay, area) });
+}
+
+/**
+ * A copy of the image's pixels with the overlay (straight alpha) painted over at `at`. Done here rather than by
+ * libvips' composite, which blends every pixel of the image: half the drawing time of a 1280×1024 shot.
+ */
+function paintedOver(image: RgbaImage, overlay: RgbaImage, at: Rect): Uint8Array {
+  const out = image.data.slice();
+  const width = Math.min(overlay.width, image.width - at.left);
+  const height = Math.min(overlay.height, image.height - at.top);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0, o = y * overlay.width * 4, p = ((at.top + y) * image.width + at.left) * 4; x < width; x++, o += 4, p += 4) {
+      const a = overlay.data[o + 3];
+      if (a === 0) continue;
+      const below = (out[p + 3] * (255 - a)) / 255;
+      const alpha = a + below;
+      for (let c = 0; c < 3; c++) out[p + c] = Math.round((overlay.data[o + c] * a + out[p + c] * below) / alpha);
+      out[p + 3] = Math.round(alpha);
+    }
+  }
+  return out;
+}
+
+/** The image as a PNG, without an alpha channel when the screenshot had none (a third of the bytes). */
+function pngOf(image: RgbaImage): Promise<Buffer> {
+  const pixels = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) });
+  return (image.opaque ? pixels.removeAlpha() : pixels).png().toBuffer();
 }
 
 /** The board (and a cell around it, for marks' strokes) and the legend, within the image, in whole pixels. */
@@ -72,10 +98,7 @@ export async function writeFileAtomic(target: string, bytes: Buffer | string): P
 }
 
 export async function writePng(image: RgbaImage, target: string): Promise<void> {
-  const png = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) })
-    .png()
-    .toBuffer();
-  await writeFileAtomic(target, png);
+  await writeFileAtomic(target, await pngOf(image));
 }
 
 function rawInfo(image: RgbaImage): { width: number; height: number; channels: 4 } {

@@ -5,6 +5,8 @@ export interface RgbaImage {
   width: number;
   height: number;
   data: Uint8Array;
+  /** Decoded from a file without an alpha channel (every alpha here is then 255). */
+  opaque?: boolean;
 }
 
 export interface Rect {
