@@ -1,7 +1,11 @@
 // A batch worker thread (workers.ts): analyses the files it is sent, one at a time.
 import { parentPort, workerData } from 'node:worker_threads';
+import sharp from 'sharp';
 import { analyzeFile, type Input, type Job } from './batch';
 
+// The workers already keep every core busy: libvips splitting each image across the cores as well only adds
+// contention (the setting is the process's, and in a batch only the workers call libvips).
+sharp.concurrency(1);
 const job = workerData as Job;
 parentPort?.on('message', async ({ index, input }: { index: number; input: Input }) => {
   parentPort?.postMessage({ index, result: await analyzeFile(input, job) });
