@@ -217,25 +217,17 @@ const HALF_GAPS = 0.2;
 function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
   const parent = boxes.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
-  const buckets = new Map<number, number[]>();
-  const key = (bx: number, by: number): number => bx * 65536 + by;
-  boxes.forEach((b, i) => {
-    const k = key(floor(centerX(b) / pitchX), floor(centerY(b) / pitchY));
-    const bucket = buckets.get(k);
-    if (bucket) bucket.push(i);
-    else buckets.set(k, [i]);
-  });
-  boxes.forEach((a, i) => {
-    const bx = floor(centerX(a) / pitchX);
-    const by = floor(centerY(a) / pitchY);
-    for (let dy = -LINK; dy <= LINK; dy++) {
-      for (let dx = -LINK; dx <= LINK; dx++) {
-        for (const j of buckets.get(key(bx + dx, by + dy)) ?? []) {
-          if (j > i && onLattice(a, boxes[j], pitchX, pitchY)) parent[find(j)] = find(i);
+  const { cols, rows, bx, by, start, members } = buckets(boxes, pitchX, pitchY);
+  for (let i = 0; i < boxes.length; i++) {
+    for (let y = max(0, by[i] - LINK); y <= min(rows - 1, by[i] + LINK); y++) {
+      for (let x = max(0, bx[i] - LINK); x <= min(cols - 1, bx[i] + LINK); x++) {
+        for (let m = start[y * cols + x]; m < start[y * cols + x + 1]; m++) {
+          const j = members[m];
+          if (j > i && onLattice(boxes[i], boxes[j], pitchX, pitchY)) parent[find(j)] = find(i);
         }
       }
     }
-  });
+  }
   const groups = new Map<number, Rect[]>();
   boxes.forEach((b, i) => {
     const group = groups.get(find(i));
@@ -243,6 +235,24 @@ function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
     else groups.set(find(i), [b]);
   });
   return [...groups.values()].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The outlines sorted into pitch-sized buckets by centre: bucket (x, y) holds members[start[k]] to
+ * members[start[k + 1]] (k = y × cols + x), in index order.
+ */
+function buckets(boxes: Rect[], pitchX: number, pitchY: number) {
+  const bx = boxes.map((b) => floor(centerX(b) / pitchX));
+  const by = boxes.map((b) => floor(centerY(b) / pitchY));
+  const cols = bx.reduce((a, b) => max(a, b), 0) + 1;
+  const rows = by.reduce((a, b) => max(a, b), 0) + 1;
+  const start = new Int32Array(cols * rows + 1);
+  for (let i = 0; i < boxes.length; i++) start[by[i] * cols + bx[i] + 1]++;
+  for (let k = 0; k < cols * rows; k++) start[k + 1] += start[k];
+  const next = start.slice(0, cols * rows);
+  const members = new Int32Array(boxes.length);
+  for (let i = 0; i < boxes.length; i++) members[next[by[i] * cols + bx[i]]++] = i;
+  return { cols, rows, bx, by, start, members };
 }
 
 function onLattice(a: Rect, b: Rect, pitchX: number, pitchY: number): boolean {
