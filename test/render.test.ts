@@ -1,0 +1,48 @@
+import path from 'node:path';
+import sharp from 'sharp';
+import { decode } from '../src/decode';
+import { render } from '../src/render';
+import type { Grid, RgbaImage } from '../src/types';
+import { FIXTURES } from './helpers';
+
+const SHOT = path.join(FIXTURES, 'xdemineur/s2-05.png');
+/** A grid drawn over the shot at a known place: marks land where it says, whatever the shot shows. */
+const GRID: Grid = { rows: 4, cols: 4, left: 200, top: 200, pitchX: 20, pitchY: 20 };
+const MARKS = { mines: [[0, 0] as [number, number]], safe: [[3, 3] as [number, number]], unreadable: [], provenFlags: [], wrongFlags: [] };
+
+const pixel = (image: RgbaImage, x: number, y: number): number[] => [...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4)];
+
+describe('render', () => {
+  test('marks are painted over the cells; away from the board and legend every pixel is the screenshot\'s; no alpha added', async () => {
+    const shot = await decode(SHOT);
+    const png = await render(shot, GRID, MARKS);
+    const meta = await sharp(png).metadata();
+    expect([meta.width, meta.height, meta.channels, meta.hasAlpha]).toEqual([shot.width, shot.height, 3, false]);
+    const out = await decode(png);
+    const [r, g, b] = pixel(out, 210, 210);
+    expect(r).toBeGreaterThan(g + 80);
+    expect(r).toBeGreaterThan(b + 80);
+    const [sr, sg, sb] = pixel(out, 268, 274);
+    expect(sg).toBeGreaterThan(sr + 60);
+    expect(sg).toBeGreaterThan(sb + 60);
+    let changedFar = 0;
+    for (let y = 0; y < shot.height; y++) {
+      for (let x = 0; x < shot.width; x++) {
+        const far = x < 150 || x > 400 || y < 150 || y > 400;
+        if (far && pixel(out, x, y).some((v, c) => v !== shot.data[(y * shot.width + x) * 4 + c])) changedFar++;
+      }
+    }
+    expect(changedFar).toBe(0);
+  });
+
+  test('a screenshot with transparency keeps it: alpha written, a mark over a clear pixel makes it opaque enough to see', async () => {
+    const shot = await decode(SHOT);
+    const clear = { ...shot, data: shot.data.slice(), opaque: false };
+    for (let i = 3; i < clear.data.length; i += 4) clear.data[i] = 0;
+    const png = await render(clear, GRID, MARKS);
+    expect((await sharp(png).metadata()).hasAlpha).toBe(true);
+    const out = await decode(png);
+    expect(pixel(out, 210, 210)[3]).toBeGreaterThan(128);
+    expect(pixel(out, 10, 10)[3]).toBe(0);
+  });
+});
