@@ -21,6 +21,7 @@ const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
 const RUNS = 15;
 const BATCH = 200;
+const BATCH_RUNS = 3;
 
 /** @param {number[]} xs */
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -105,7 +106,7 @@ async function main() {
   console.table(heldOut);
   console.log('\nthe same 74 screenshots as the eval copies them: shrunk to 50 %, and fitted onto a 1920×1080 desktop (a counter a few pixels tall is read as a whole text there), each once: analyzeImage + render, ms per screenshot');
   console.table(copies);
-  console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16), one process: wall time, throughput, peak RSS`);
+  console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16), one process: wall time, throughput, peak RSS; median of ${BATCH_RUNS} runs each`);
   console.table(batch);
   solverTable();
 }
@@ -151,21 +152,38 @@ async function analyzeAndRender(bytes, file) {
   if (image && analysis.grid) await ma.render(image, analysis.grid, { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] });
 }
 
-/** A folder of BATCH screenshots through the CLI in a fresh process at --jobs 1 and 2. @param {string} tmp */
+/**
+ * A folder of BATCH screenshots through the CLI in a fresh process at --jobs 1 and 2, BATCH_RUNS times each
+ * (alternating, so that the machine's drift reaches both): the median run, and the range over the runs.
+ * @param {string} tmp
+ */
 function batchTable(tmp) {
   const dir = path.join(tmp, 'batch');
   fs.mkdirSync(dir);
   for (let i = 0; i < BATCH; i++) fs.copyFileSync(path.join(ROOT, `fixtures/xdemineur/s2-0${(i % 5) + 1}.png`), path.join(dir, `shot${String(i).padStart(3, '0')}.png`));
+  /** @type {Record<number, {seconds: number, rss: number}[]>} */
+  const runs = { 1: [], 2: [] };
+  for (let r = 0; r < BATCH_RUNS; r++) for (const jobs of [1, 2]) runs[jobs].push(batchRun(dir, path.join(tmp, `out${jobs}`), jobs));
   return [1, 2].map((jobs) => {
-    const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}).main(${JSON.stringify([dir, '-o', path.join(tmp, `out${jobs}`), '--jobs', String(jobs)])})`
-      + '.then(() => process.stderr.write(`maxrss ${peakRss()}\\n`))'
-      + `;${peakRss.toString()}`;
-    const t = performance.now();
-    const out = spawnSync(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] }).stderr.toString();
-    const seconds = (performance.now() - t) / 1000;
-    const rss = Number(/maxrss (\d+)/.exec(out)?.[1] ?? 0) / 1024;
-    return { jobs, 'wall s': seconds.toFixed(1), 'images / s': (BATCH / seconds).toFixed(1), 'peak RSS MB': rss.toFixed(0) };
+    const seconds = runs[jobs].map((run) => run.seconds);
+    const rss = runs[jobs].map((run) => run.rss);
+    const range = (/** @type {number[]} */ xs, /** @type {number} */ digits) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+    return {
+      jobs, 'wall s': median(seconds).toFixed(1), 'images / s': (BATCH / median(seconds)).toFixed(1), 'peak RSS MB': median(rss).toFixed(0),
+      'wall s, range': range(seconds, 1), 'peak RSS MB, range': range(rss, 0),
+    };
   });
+}
+
+/** One batch in a fresh process: wall seconds and peak RSS in MB. @param {string} dir @param {string} out @param {number} jobs */
+function batchRun(dir, out, jobs) {
+  fs.rmSync(out, { recursive: true, force: true });
+  const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}).main(${JSON.stringify([dir, '-o', out, '--jobs', String(jobs)])})`
+    + '.then(() => process.stderr.write(`maxrss ${peakRss()}\\n`))'
+    + `;${peakRss.toString()}`;
+  const t = performance.now();
+  const stderr = spawnSync(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] }).stderr.toString();
+  return { seconds: (performance.now() - t) / 1000, rss: Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) / 1024 };
 }
 
 /**
