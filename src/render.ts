@@ -58,7 +58,7 @@ function paintedOver(image: RgbaImage, overlay: RgbaImage, at: Rect): Uint8Array
   return out;
 }
 
-/** The image as a PNG, without an alpha channel when the screenshot had none (a third of the bytes). */
+/** The image as a PNG, without an alpha channel when the screenshot had none (an annotated shot ~40 % smaller). */
 function pngOf(image: RgbaImage): Promise<Buffer> {
   const pixels = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) });
   return (image.opaque ? pixels.removeAlpha() : pixels).png().toBuffer();
