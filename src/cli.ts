@@ -1,3 +1,4 @@
+import './threadpool';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import yargs from 'yargs';
