@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { FIXTURES, tempDir } from './helpers';
+import { runBatch } from '../src/batch';
 
 // Batches on worker threads run the built CLI (npm test builds dist/ first), as a user does.
 const run = promisify(execFile);
@@ -31,6 +34,38 @@ describe('--jobs: a batch on worker threads', () => {
     const summary = JSON.parse(readFileSync(path.join(tmp.dir, 'out2', 'summary.json'), 'utf8'));
     expect(summary.totals).toEqual({ files: 6, ok: 6, inconsistent: 0, error: 0 });
   }, 120_000);
+
+  test('results carry no cell readings (the main thread keeps every result to the end); all else is there', async () => {
+    const [result] = await runBatch([{ file: path.join(FIXTURES, 'xdemineur/s2-03.png'), name: 's2-03.png' }], { output: path.join(tmp.dir, 'one.png') });
+    expect(result.analysis.status).toBe('ok');
+    expect(result.analysis.readings).toBeNull();
+    expect(result.analysis.board?.rows).toBe(16);
+    expect(result.analysis.deductions?.mines.length).toBeGreaterThan(0);
+    expect(result.output).toBe(path.join(tmp.dir, 'one.png'));
+  }, 60_000);
+
+  test("the CLI sizes libuv's pool before sharp starts it: one thread per core, 2 to 4; a size in the environment is kept", () => {
+    // `blocked` pool threads wait on FIFOs no one writes to; a stat then finishes only if a thread is left
+    const fifos = [1, 2, 3, 4].map((i) => path.join(tmp.dir, `fifo${i}`));
+    execFileSync('mkfifo', fifos);
+    const { UV_THREADPOOL_SIZE: _, ...withoutPoolSize } = process.env;
+    const probe = (blocked: number, env: NodeJS.ProcessEnv = {}) => JSON.parse(execFileSync(process.execPath, ['-e', `
+      require(${JSON.stringify(path.resolve(__dirname, '../dist/cli.js'))});
+      const fs = require('fs');
+      for (const f of ${JSON.stringify(fifos)}.slice(0, ${blocked})) fs.open(f, 'r', () => {});
+      let done = false;
+      fs.stat('/', () => (done = true));
+      setTimeout(() => {
+        process.stdout.write(JSON.stringify({ size: process.env.UV_THREADPOOL_SIZE, free: done }));
+        // a writer lets each waiting open finish: node joins its pool's threads on the way out
+        for (const f of ${JSON.stringify(fifos)}) try { fs.closeSync(fs.openSync(f, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); } catch {}
+      }, 500);
+    `], { env: { ...withoutPoolSize, ...env }, timeout: 10_000 }).toString());
+    const expected = Math.min(4, Math.max(2, availableParallelism()));
+    expect(probe(expected - 1)).toEqual({ size: String(expected), free: true });
+    expect(probe(expected)).toEqual({ size: String(expected), free: false });
+    expect(probe(3, { UV_THREADPOOL_SIZE: '3' })).toEqual({ size: '3', free: false });
+  }, 30_000);
 
   test('--jobs 0 is a usage error', async () => {
     await expect(run(process.execPath, [BIN, FIXTURES, '--jobs', '0'])).rejects.toMatchObject({ code: 2 });
