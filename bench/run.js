@@ -153,36 +153,47 @@ async function analyzeAndRender(bytes, file) {
 }
 
 /**
- * A folder of BATCH screenshots through the CLI in a fresh process at --jobs 1 and 2, BATCH_RUNS times each
- * (alternating, so that the machine's drift reaches both): the median run, and the range over the runs.
+ * A folder of BATCH screenshots through the CLI in a fresh process at --jobs 1 and 2, and on glibc at --jobs 2
+ * with MALLOC_ARENA_MAX=1 (one malloc arena for all threads: glibc reads it only as a process starts),
+ * BATCH_RUNS times each (alternating, so that the machine's drift reaches all): the median run, and the range.
  * @param {string} tmp
  */
 function batchTable(tmp) {
   const dir = path.join(tmp, 'batch');
   fs.mkdirSync(dir);
   for (let i = 0; i < BATCH; i++) fs.copyFileSync(path.join(ROOT, `fixtures/xdemineur/s2-0${(i % 5) + 1}.png`), path.join(dir, `shot${String(i).padStart(3, '0')}.png`));
-  /** @type {Record<number, {seconds: number, rss: number}[]>} */
-  const runs = { 1: [], 2: [] };
-  for (let r = 0; r < BATCH_RUNS; r++) for (const jobs of [1, 2]) runs[jobs].push(batchRun(dir, path.join(tmp, `out${jobs}`), jobs));
-  return [1, 2].map((jobs) => {
-    const seconds = runs[jobs].map((run) => run.seconds);
-    const rss = runs[jobs].map((run) => run.rss);
+  const glibc = Boolean(/** @type {any} */ (process.report?.getReport())?.header?.glibcVersionRuntime);
+  /** @type {{ jobs: number, env: Record<string, string>, label: string }[]} */
+  const settings = [
+    { jobs: 1, env: {}, label: '1' },
+    { jobs: 2, env: {}, label: '2' },
+    ...(glibc ? [{ jobs: 2, env: { MALLOC_ARENA_MAX: '1' }, label: '2, MALLOC_ARENA_MAX=1' }] : []),
+  ];
+  /** @type {{seconds: number, rss: number}[][]} */
+  const runs = settings.map(() => []);
+  for (let r = 0; r < BATCH_RUNS; r++) settings.forEach((setting, i) => runs[i].push(batchRun(dir, path.join(tmp, `out${i}`), setting.jobs, setting.env)));
+  return settings.map(({ label }, i) => {
+    const seconds = runs[i].map((run) => run.seconds);
+    const rss = runs[i].map((run) => run.rss);
     const range = (/** @type {number[]} */ xs, /** @type {number} */ digits) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
     return {
-      jobs, 'wall s': median(seconds).toFixed(1), 'images / s': (BATCH / median(seconds)).toFixed(1), 'peak RSS MB': median(rss).toFixed(0),
+      jobs: label, 'wall s': median(seconds).toFixed(1), 'images / s': (BATCH / median(seconds)).toFixed(1), 'peak RSS MB': median(rss).toFixed(0),
       'wall s, range': range(seconds, 1), 'peak RSS MB, range': range(rss, 0),
     };
   });
 }
 
-/** One batch in a fresh process: wall seconds and peak RSS in MB. @param {string} dir @param {string} out @param {number} jobs */
-function batchRun(dir, out, jobs) {
+/**
+ * One batch in a fresh process: wall seconds and peak RSS in MB.
+ * @param {string} dir @param {string} out @param {number} jobs @param {Record<string, string>} env
+ */
+function batchRun(dir, out, jobs, env) {
   fs.rmSync(out, { recursive: true, force: true });
   const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}).main(${JSON.stringify([dir, '-o', out, '--jobs', String(jobs)])})`
     + '.then(() => process.stderr.write(`maxrss ${peakRss()}\\n`))'
     + `;${peakRss.toString()}`;
   const t = performance.now();
-  const stderr = spawnSync(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] }).stderr.toString();
+  const stderr = spawnSync(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } }).stderr.toString();
   return { seconds: (performance.now() - t) / 1000, rss: Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) / 1024 };
 }
 
