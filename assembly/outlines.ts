@@ -1,0 +1,273 @@
+// The pixel work of src/outlines.ts in WebAssembly (AssemblyScript): grey, the two binary images, their flat
+// regions and the square ones among them. The JS side copies the screenshot's RGBA to `pixels(width, height)`
+// and reads the squares from `squaresAt()`. Linear memory, laid out per call:
+//   RGBA (4 per pixel) | grey (1) | mask (1) | summed-area table (4 per (w+1)(h+1)) | row starts (4 per row + 1)
+//   | runs (RUN bytes each) | boxes of the runs' regions (BOX bytes each) | squares (4 × i32 each)
+// The runs, boxes and squares are sized as they are found; memory grows and is never given back, so the
+// JS side drops an instance that grew large.
+
+const EDGE_STEP: i32 = 10;
+const RADIUS: i32 = 7;
+/** A run: start, end (exclusive), value, parent (its union–find representative): four i32. */
+const RUN: usize = 16;
+/** A region's box, at its root run: left, top, right, bottom, size: five i32. */
+const BOX: usize = 20;
+const SQUARE: usize = 16;
+
+let width: i32 = 0;
+let height: i32 = 0;
+let rgbaAt: usize = 0;
+let grayAt: usize = 0;
+let maskAt: usize = 0;
+let sumsAt: usize = 0;
+let rowsAt: usize = 0;
+let runsAt: usize = 0;
+let squaresStart: usize = 0;
+
+function reserve(end: usize): void {
+  const have = (<usize>memory.size()) << 16;
+  if (end <= have) return;
+  const pages = <i32>((end - have + 0xffff) >> 16);
+  if (memory.grow(pages) < 0) unreachable();
+}
+
+/** Where the JS side puts a width × height RGBA image; memory for the fixed-size buffers reserved. */
+export function pixels(w: i32, h: i32): usize {
+  width = w;
+  height = h;
+  const n = <usize>w * <usize>h;
+  rgbaAt = (__heap_base + 15) & ~15;
+  grayAt = rgbaAt + 4 * n;
+  maskAt = grayAt + n;
+  sumsAt = (maskAt + n + 15) & ~15;
+  rowsAt = sumsAt + 4 * (<usize>(w + 1) * <usize>(h + 1));
+  runsAt = (rowsAt + 4 * <usize>(h + 1) + 15) & ~15;
+  reserve(runsAt);
+  return rgbaAt;
+}
+
+/** The squares found by the last `squares`: left, top, width, height (i32 each). */
+export function squaresAt(): usize {
+  return squaresStart;
+}
+
+/** Every square, mostly filled region of the mask last made; returns how many (at `squaresAt()`). */
+export function squares(minSide: f64, maxSide: f64): i32 {
+  return squaresOf(runsOf(), minSide, maxSide);
+}
+
+/** The grey image, which both masks are made from. */
+export function grey(): void {
+  const n = <usize>width * <usize>height;
+  for (let i: usize = 0; i < n; i++) {
+    const p = rgbaAt + 4 * i;
+    store<u8>(grayAt + i, <u8>((77 * <i32>load<u8>(p) + 150 * <i32>load<u8>(p, 1) + 29 * <i32>load<u8>(p, 2)) >> 8));
+  }
+}
+
+/** Both pixels of a step of EDGE_STEP or more between neighbours. */
+export function edges(): void {
+  const n = <usize>width * <usize>height;
+  memory.fill(maskAt, 0, n);
+  const w = <usize>width;
+  for (let y: usize = 0; y < <usize>height; y++) {
+    for (let x: usize = 0; x < w; x++) {
+      const i = y * w + x;
+      const g = <i32>load<u8>(grayAt + i);
+      if (x > 0 && abs<i32>(g - <i32>load<u8>(grayAt + i - 1)) >= EDGE_STEP) {
+        store<u8>(maskAt + i, 1);
+        store<u8>(maskAt + i - 1, 1);
+      }
+      if (y > 0 && abs<i32>(g - <i32>load<u8>(grayAt + i - w)) >= EDGE_STEP) {
+        store<u8>(maskAt + i, 1);
+        store<u8>(maskAt + i - w, 1);
+      }
+    }
+  }
+}
+
+function summedArea(): void {
+  const w = <usize>width;
+  const stride = w + 1;
+  memory.fill(sumsAt, 0, 4 * stride);
+  for (let y: usize = 0; y < <usize>height; y++) {
+    let row: i32 = 0;
+    const from = sumsAt + 4 * (y * stride);
+    const to = from + 4 * stride;
+    store<i32>(to, 0);
+    for (let x: usize = 0; x < w; x++) {
+      row += <i32>load<u8>(grayAt + y * w + x);
+      store<i32>(to + 4 * (x + 1), load<i32>(from + 4 * (x + 1)) + row);
+    }
+  }
+}
+
+/** Brighter than the mean of its 15×15 neighbourhood less 2 (clipped at the image's edges). */
+export function threshold(): void {
+  summedArea();
+  const w = width;
+  const h = height;
+  const stride = <usize>(w + 1);
+  for (let y = 0; y < h; y++) {
+    const y0 = (y > RADIUS ? y - RADIUS : 0);
+    const y1 = (y + RADIUS + 1 < h ? y + RADIUS + 1 : h);
+    const rows = y1 - y0;
+    const top = sumsAt + 4 * (<usize>y0 * stride);
+    const bottom = sumsAt + 4 * (<usize>y1 * stride);
+    const line = <usize>y * <usize>w;
+    // the left and right margins, where the window is clipped
+    for (let x = 0; x < w; x++) {
+      if (x == RADIUS && x + RADIUS + 1 < w) x = interior(top, bottom, line, rows);
+      const x0 = x > RADIUS ? x - RADIUS : 0;
+      const x1 = x + RADIUS + 1 < w ? x + RADIUS + 1 : w;
+      store<u8>(maskAt + line + x, thresholded(top, bottom, line, x, x0, x1, rows));
+    }
+  }
+}
+
+// @ts-ignore: decorator
+@inline function thresholded(top: usize, bottom: usize, line: usize, x: i32, x0: i32, x1: i32, rows: i32): u8 {
+  const area = rows * (x1 - x0);
+  const total = load<i32>(bottom + 4 * <usize>x1) - load<i32>(top + 4 * <usize>x1) - load<i32>(bottom + 4 * <usize>x0) + load<i32>(top + 4 * <usize>x0);
+  return <i32>load<u8>(grayAt + line + x) * area > total - 2 * area ? 1 : 0;
+}
+
+/**
+ * The row's pixels whose window lies whole across (x from RADIUS to w - RADIUS - 2), four at a time; returns
+ * the x where the clipped right margin starts.
+ */
+function interior(top: usize, bottom: usize, line: usize, rows: i32): i32 {
+  const w = width;
+  const last = w - RADIUS - 2;
+  const area = i32x4.splat(rows * (2 * RADIUS + 1));
+  const less = i32x4.splat(2 * rows * (2 * RADIUS + 1));
+  const one = i32x4.splat(1);
+  let x = RADIUS;
+  for (; x + 3 <= last; x += 4) {
+    const x0 = (<usize>(x - RADIUS)) << 2;
+    const x1 = (<usize>(x + RADIUS + 1)) << 2;
+    const total = i32x4.add(i32x4.sub(i32x4.sub(v128.load(bottom + x1), v128.load(top + x1)), v128.load(bottom + x0)), v128.load(top + x0));
+    const gray = v128.load8x8_u(grayAt + line + <usize>x); // eight bytes, the low four used
+    const g = i32x4.extend_low_i16x8_u(gray);
+    const above = v128.and(i32x4.gt_s(i32x4.mul(g, area), i32x4.sub(total, less)), one);
+    const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_u(above, above), i16x8.splat(0));
+    v128.store32_lane(maskAt + line + <usize>x, bytes, 0);
+  }
+  for (; x <= last; x++) store<u8>(maskAt + line + <usize>x, thresholded(top, bottom, line, x, x - RADIUS, x + RADIUS + 1, rows));
+  return x;
+}
+
+/** Runs of one value along each row, at runsAt; row y's are rowStart[y] to rowStart[y + 1]. Returns the count. */
+function runsOf(): i32 {
+  const w = width;
+  let count: i32 = 0;
+  for (let y = 0; y < height; y++) {
+    store<i32>(rowsAt + 4 * <usize>y, count);
+    reserve(runsAt + <usize>(count + w) * RUN);
+    const row = maskAt + <usize>y * <usize>w;
+    for (let x = 0; x < w; ) {
+      const v = load<u8>(row + <usize>x);
+      let to = x + 1;
+      while (to < w && load<u8>(row + <usize>to) == v) to++;
+      const run = runsAt + <usize>count * RUN;
+      store<i32>(run, x);
+      store<i32>(run, to, 4);
+      store<i32>(run, v, 8);
+      store<i32>(run, count, 12);
+      count++;
+      x = to;
+    }
+  }
+  store<i32>(rowsAt + 4 * <usize>height, count);
+  return count;
+}
+
+// @ts-ignore: decorator
+@inline function start(i: i32): i32 { return load<i32>(runsAt + <usize>i * RUN); }
+// @ts-ignore: decorator
+@inline function end(i: i32): i32 { return load<i32>(runsAt + <usize>i * RUN, 4); }
+// @ts-ignore: decorator
+@inline function value(i: i32): i32 { return load<i32>(runsAt + <usize>i * RUN, 8); }
+// @ts-ignore: decorator
+@inline function parent(i: i32): i32 { return load<i32>(runsAt + <usize>i * RUN, 12); }
+// @ts-ignore: decorator
+@inline function setParent(i: i32, p: i32): void { store<i32>(runsAt + <usize>i * RUN, p, 12); }
+// @ts-ignore: decorator
+@inline function rowStart(y: i32): i32 { return load<i32>(rowsAt + 4 * <usize>y); }
+
+function find(i: i32): i32 {
+  while (parent(i) != i) {
+    const up = parent(parent(i));
+    setParent(i, up);
+    i = up;
+  }
+  return i;
+}
+
+/** The squares among the regions of the runs: runs of one value overlapping in neighbouring rows joined. */
+function squaresOf(runs: i32, minSide: f64, maxSide: f64): i32 {
+  joinRuns();
+  const boxes = (runsAt + <usize>runs * RUN + 15) & ~15;
+  boxRegions(boxes, runs);
+  squaresStart = boxes + <usize>runs * BOX;
+  let count: i32 = 0;
+  for (let root = 0; root < runs; root++) {
+    const box = boxes + <usize>root * BOX;
+    const size = load<i32>(box, 16);
+    if (size == 0) continue;
+    const w = load<i32>(box, 8) - load<i32>(box);
+    const h = load<i32>(box, 12) - load<i32>(box, 4) + 1;
+    const ratio = <f64>w / <f64>h;
+    const square = <f64>w >= minSide && <f64>h >= minSide && <f64>w <= maxSide && <f64>h <= maxSide && ratio > 0.75 && ratio < 1.33;
+    if (!square || <f64>size < 0.5 * <f64>w * <f64>h) continue;
+    const at = squaresStart + <usize>count * SQUARE;
+    reserve(at + SQUARE);
+    store<i32>(at, load<i32>(box));
+    store<i32>(at, load<i32>(box, 4), 4);
+    store<i32>(at, w, 8);
+    store<i32>(at, h, 12);
+    count++;
+  }
+  return count;
+}
+
+function joinRuns(): void {
+  for (let y = 1; y < height; y++) {
+    let a = rowStart(y - 1);
+    let b = rowStart(y);
+    const aEnd = b;
+    const bEnd = rowStart(y + 1);
+    while (a < aEnd && b < bEnd) {
+      if (value(a) == value(b) && start(a) < end(b) && start(b) < end(a)) {
+        const ra = find(a);
+        const rb = find(b);
+        if (ra != rb) setParent(max(ra, rb), min(ra, rb));
+      }
+      if (end(a) < end(b)) a++;
+      else b++;
+    }
+  }
+}
+
+/** Each region's bounding box and pixel count, kept at its root run's place. */
+function boxRegions(boxes: usize, runs: i32): void {
+  reserve(boxes + <usize>runs * BOX);
+  memory.fill(boxes, 0, <usize>runs * BOX);
+  for (let y = 0; y < height; y++) {
+    const last = rowStart(y + 1);
+    for (let i = rowStart(y); i < last; i++) {
+      const box = boxes + <usize>find(i) * BOX;
+      const s = start(i);
+      const e = end(i);
+      if (load<i32>(box, 16) == 0) {
+        store<i32>(box, s);
+        store<i32>(box, e, 8);
+        store<i32>(box, y, 4);
+      }
+      if (s < load<i32>(box)) store<i32>(box, s);
+      if (e > load<i32>(box, 8)) store<i32>(box, e, 8);
+      store<i32>(box, y, 12);
+      store<i32>(box, load<i32>(box, 16) + e - s, 16);
+    }
+  }
+}

@@ -1,0 +1,100 @@
+// The WebAssembly outline finder against a plain reading of its definition: each mask pixel from its
+// neighbours or its whole 15×15 window, regions by flood fill, in the order their first pixels come.
+import sharp from 'sharp';
+import { squareRegions, type SquareLimits } from '../src/outlines';
+import type { Rect, RgbaImage } from '../src/types';
+
+function reference(image: RgbaImage, limits: SquareLimits): Rect[] {
+  const { width: w, height: h, data } = image;
+  const gray = Array.from({ length: w * h }, (_, i) => (77 * data[4 * i] + 150 * data[4 * i + 1] + 29 * data[4 * i + 2]) >> 8);
+  const step = (i: number, j: number) => Math.abs(gray[i] - gray[j]) >= 10;
+  const edges = gray.map((_, i) => {
+    const [x, y] = [i % w, Math.floor(i / w)];
+    return (x > 0 && step(i, i - 1)) || (x < w - 1 && step(i, i + 1)) || (y > 0 && step(i, i - w)) || (y < h - 1 && step(i, i + w)) ? 1 : 0;
+  });
+  const threshold = gray.map((g, i) => {
+    const [x, y] = [i % w, Math.floor(i / w)];
+    let [total, area] = [0, 0];
+    for (let v = Math.max(0, y - 7); v <= Math.min(h - 1, y + 7); v++) {
+      for (let u = Math.max(0, x - 7); u <= Math.min(w - 1, x + 7); u++, area++) total += gray[v * w + u];
+    }
+    return g > total / area - 2 ? 1 : 0;
+  });
+  return [edges, threshold].flatMap((mask) => regionsOf(mask, w, h).filter(({ box, size }) => {
+    const ratio = box.width / box.height;
+    const sides = [box.width, box.height].every((s) => s >= limits.minSide && s <= limits.maxSide);
+    return sides && ratio > 0.75 && ratio < 1.33 && size >= 0.5 * box.width * box.height;
+  }).map(({ box }) => box));
+}
+
+function regionsOf(mask: number[], w: number, h: number): { box: Rect; size: number }[] {
+  const seen = new Uint8Array(mask.length);
+  const regions: { box: Rect; size: number }[] = [];
+  for (let first = 0; first < mask.length; first++) {
+    if (seen[first]) continue;
+    seen[first] = 1;
+    const stack = [first];
+    let [left, top, right, bottom, size] = [w, h, 0, 0, 0];
+    while (stack.length) {
+      const i = stack.pop() as number;
+      const [x, y] = [i % w, Math.floor(i / w)];
+      [left, top, right, bottom, size] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y), size + 1];
+      const around = [x > 0 && i - 1, x < w - 1 && i + 1, y > 0 && i - w, y < h - 1 && i + w];
+      for (const j of around) {
+        if (j !== false && !seen[j] && mask[j] === mask[i]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
+    }
+    regions.push({ box: { left, top, width: right - left + 1, height: bottom - top + 1 }, size });
+  }
+  return regions;
+}
+
+/**
+ * Random rectangles of random greys on a random background, with noise: every kind of region and edge; and a
+ * corner of faint grain, where a pixel often sits exactly at its window's mean less 2.
+ */
+function scene(width: number, height: number, seed: number): RgbaImage {
+  let state = seed;
+  const random = () => ((state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const data = new Uint8Array(4 * width * height).fill(Math.floor(random() * 256));
+  for (let k = 0; k < 40; k++) {
+    const [x0, y0] = [Math.floor(random() * width), Math.floor(random() * height)];
+    const [x1, y1] = [Math.min(width, x0 + 1 + Math.floor(random() * 40)), Math.min(height, y0 + 1 + Math.floor(random() * 40))];
+    const colour = [0, 1, 2].map(() => Math.floor(random() * 256));
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) data.set([...colour, 255], 4 * (y * width + x));
+  }
+  for (let i = 0; i < data.length; i++) if (i % 4 !== 3 && random() < 0.02) data[i] = Math.floor(random() * 256);
+  for (let y = 0; y < height / 2; y++) for (let x = 0; x < width / 2; x++) data.fill(100 + Math.floor(random() * 6), 4 * (y * width + x), 4 * (y * width + x) + 3);
+  return { width, height, data };
+}
+
+const LIMITS: SquareLimits = { minSide: 6, maxSide: 130 };
+
+test.each([[1, 1], [1, 40], [40, 1], [15, 15], [16, 9], [17, 30], [18, 18], [19, 23], [20, 16], [31, 17], [64, 48], [123, 77]])(
+  'a %d×%d scene: the same squares, in the same order, as the definition gives',
+  (width, height) => {
+    for (const seed of [1, 2, 3]) {
+      const image = scene(width, height, seed * 7919 + width);
+      expect(squareRegions(image, LIMITS)).toEqual(reference(image, LIMITS));
+    }
+  },
+);
+
+test('a screenshot: the same squares as the definition gives, and a board\'s worth of them', async () => {
+  const { data, info } = await sharp('fixtures/xdemineur/s2-03.png').extract({ left: 60, top: 360, width: 240, height: 160 })
+    .ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const image = { width: info.width, height: info.height, data: new Uint8Array(data) };
+  const found = squareRegions(image, LIMITS);
+  expect(found).toEqual(reference(image, LIMITS));
+  expect(found.length).toBeGreaterThan(50);
+});
+
+test('images one after another, small after large: each as if it were the first', () => {
+  const small = scene(50, 40, 5);
+  const alone = squareRegions(small, LIMITS);
+  squareRegions(scene(900, 700, 6), LIMITS);
+  expect(squareRegions(small, LIMITS)).toEqual(alone);
+});
