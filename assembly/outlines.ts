@@ -1,10 +1,10 @@
 // The pixel work of src/outlines.ts in WebAssembly (AssemblyScript): grey, the two binary images, their flat
-// regions and the square ones among them. The JS side copies the screenshot's RGBA to `pixels(width, height)`
-// and reads the squares from `squaresAt()`. Linear memory, laid out per call:
-//   RGBA (4 per pixel) | grey (1) | mask (1) | summed-area table (4 per (w+1)(h+1)) | row starts (4 per row + 1)
-//   | runs (RUN bytes each) | boxes of the runs' regions (BOX bytes each) | squares (4 × i32 each)
-// The runs, boxes and squares are sized as they are found; memory grows and is never given back, so the
-// JS side drops an instance that grew large.
+// regions and the square ones among them. The JS side hands over the screenshot a band of rows at a time
+// (`band(width, height)`, then `greyRows`), and reads the squares from `squaresAt()`. Linear memory:
+//   band of RGBA rows | grey (1 per pixel) | mask (1) | window column sums and their prefix (4 per column)
+//   | row starts (4 per row + 1) | runs (RUN bytes each) | boxes of the runs' regions (BOX bytes each) | squares
+// The runs, boxes and squares are sized as they are found. Memory grows and is never given back, so the JS side
+// drops an instance that grew large.
 
 const EDGE_STEP: i32 = 10;
 const RADIUS: i32 = 7;
@@ -16,10 +16,11 @@ const SQUARE: usize = 16;
 
 let width: i32 = 0;
 let height: i32 = 0;
-let rgbaAt: usize = 0;
+let bandAt: usize = 0;
 let grayAt: usize = 0;
 let maskAt: usize = 0;
-let sumsAt: usize = 0;
+let columnsAt: usize = 0;
+let prefixAt: usize = 0;
 let rowsAt: usize = 0;
 let runsAt: usize = 0;
 let squaresStart: usize = 0;
@@ -31,19 +32,23 @@ function reserve(end: usize): void {
   if (memory.grow(pages) < 0) unreachable();
 }
 
-/** Where the JS side puts a width × height RGBA image; memory for the fixed-size buffers reserved. */
-export function pixels(w: i32, h: i32): usize {
+/** Rows of RGBA the JS side writes at once to `band`'s address. */
+export const BAND_ROWS: i32 = 32;
+
+/** Memory laid out for a width × height image; returns where the JS side writes each band of its RGBA rows. */
+export function band(w: i32, h: i32): usize {
   width = w;
   height = h;
   const n = <usize>w * <usize>h;
-  rgbaAt = (__heap_base + 15) & ~15;
-  grayAt = rgbaAt + 4 * n;
+  bandAt = (__heap_base + 15) & ~15;
+  grayAt = bandAt + 4 * <usize>BAND_ROWS * <usize>w;
   maskAt = grayAt + n;
-  sumsAt = (maskAt + n + 15) & ~15;
-  rowsAt = sumsAt + 4 * (<usize>(w + 1) * <usize>(h + 1));
+  columnsAt = (maskAt + n + 15) & ~15;
+  prefixAt = columnsAt + 4 * <usize>(w + 1);
+  rowsAt = (prefixAt + 4 * <usize>(w + 1) + 15) & ~15;
   runsAt = (rowsAt + 4 * <usize>(h + 1) + 15) & ~15;
   reserve(runsAt);
-  return rgbaAt;
+  return bandAt;
 }
 
 /** The squares found by the last `squares`: left, top, width, height (i32 each). */
@@ -56,20 +61,24 @@ export function squares(minSide: f64, maxSide: f64): i32 {
   return squaresOf(runsOf(), minSide, maxSide);
 }
 
-/** The grey image, which both masks are made from: (77 R + 150 G + 29 B) >> 8, sixteen pixels at a time. */
-export function grey(): void {
-  const n = <usize>width * <usize>height;
+/**
+ * Grey of the `count` rows from `top`, whose RGBA is in the band: (77 R + 150 G + 29 B) >> 8, sixteen pixels at a
+ * time. Both masks are made from the grey image.
+ */
+export function greyRows(top: i32, count: i32): void {
+  const n = <usize>width * <usize>count;
+  const out = grayAt + <usize>top * <usize>width;
   const weights = i16x8(77, 150, 29, 0, 77, 150, 29, 0);
   let i: usize = 0;
   for (; i + 16 <= n; i += 16) {
-    const p = rgbaAt + 4 * i;
+    const p = bandAt + 4 * i;
     const low = i16x8.narrow_i32x4_u(greyOf4(v128.load(p), weights), greyOf4(v128.load(p, 16), weights));
     const high = i16x8.narrow_i32x4_u(greyOf4(v128.load(p, 32), weights), greyOf4(v128.load(p, 48), weights));
-    v128.store(grayAt + i, i8x16.narrow_i16x8_u(low, high));
+    v128.store(out + i, i8x16.narrow_i16x8_u(low, high));
   }
   for (; i < n; i++) {
-    const p = rgbaAt + 4 * i;
-    store<u8>(grayAt + i, <u8>((77 * <i32>load<u8>(p) + 150 * <i32>load<u8>(p, 1) + 29 * <i32>load<u8>(p, 2)) >> 8));
+    const p = bandAt + 4 * i;
+    store<u8>(out + i, <u8>((77 * <i32>load<u8>(p) + 150 * <i32>load<u8>(p, 1) + 29 * <i32>load<u8>(p, 2)) >> 8));
   }
 }
 
@@ -127,49 +136,56 @@ function edgeAt(x: i32, y: i32): void {
   store<u8>(maskAt + i, step ? 1 : 0);
 }
 
-function summedArea(): void {
-  const w = <usize>width;
-  const stride = w + 1;
-  memory.fill(sumsAt, 0, 4 * stride);
-  for (let y: usize = 0; y < <usize>height; y++) {
-    let row: i32 = 0;
-    const from = sumsAt + 4 * (y * stride);
-    const to = from + 4 * stride;
-    store<i32>(to, 0);
-    for (let x: usize = 0; x < w; x++) {
-      row += <i32>load<u8>(grayAt + y * w + x);
-      store<i32>(to + 4 * (x + 1), load<i32>(from + 4 * (x + 1)) + row);
+/**
+ * Brighter than the mean of its 15×15 neighbourhood less 2 (the window clipped at the image's edges). Row by row:
+ * each column's sum over the window's rows is kept up to date as the window moves down, and the row's totals
+ * are differences of their running sum.
+ */
+export function threshold(): void {
+  const w = width;
+  const h = height;
+  memory.fill(columnsAt, 0, 4 * <usize>w);
+  for (let y = 0; y < RADIUS && y < h; y++) addRow(y, 1);
+  for (let y = 0; y < h; y++) {
+    if (y + RADIUS < h) addRow(y + RADIUS, 1);
+    if (y > RADIUS) addRow(y - RADIUS - 1, -1);
+    const rows = min(h, y + RADIUS + 1) - max(0, y - RADIUS);
+    let sum: i32 = 0;
+    store<i32>(prefixAt, 0);
+    for (let x = 0; x < w; x++) {
+      sum += load<i32>(columnsAt + 4 * <usize>x);
+      store<i32>(prefixAt + 4 * <usize>(x + 1), sum);
+    }
+    const line = <usize>y * <usize>w;
+    for (let x = 0; x < w; x++) {
+      if (x == RADIUS && x + RADIUS + 1 < w) x = interior(line, rows);
+      const x0 = x > RADIUS ? x - RADIUS : 0;
+      const x1 = x + RADIUS + 1 < w ? x + RADIUS + 1 : w;
+      store<u8>(maskAt + line + x, thresholded(line, x, x0, x1, rows));
     }
   }
 }
 
-/** Brighter than the mean of its 15×15 neighbourhood less 2 (clipped at the image's edges). */
-export function threshold(): void {
-  summedArea();
-  const w = width;
-  const h = height;
-  const stride = <usize>(w + 1);
-  for (let y = 0; y < h; y++) {
-    const y0 = (y > RADIUS ? y - RADIUS : 0);
-    const y1 = (y + RADIUS + 1 < h ? y + RADIUS + 1 : h);
-    const rows = y1 - y0;
-    const top = sumsAt + 4 * (<usize>y0 * stride);
-    const bottom = sumsAt + 4 * (<usize>y1 * stride);
-    const line = <usize>y * <usize>w;
-    // the left and right margins, where the window is clipped
-    for (let x = 0; x < w; x++) {
-      if (x == RADIUS && x + RADIUS + 1 < w) x = interior(top, bottom, line, rows);
-      const x0 = x > RADIUS ? x - RADIUS : 0;
-      const x1 = x + RADIUS + 1 < w ? x + RADIUS + 1 : w;
-      store<u8>(maskAt + line + x, thresholded(top, bottom, line, x, x0, x1, rows));
-    }
+/** Adds grey row y to the column sums (sign 1), or takes it away (-1); four columns at a time. */
+function addRow(y: i32, sign: i32): void {
+  const row = grayAt + <usize>y * <usize>width;
+  const w = <usize>width;
+  let x: usize = 0;
+  for (; x + 4 <= w; x += 4) {
+    const at = columnsAt + 4 * x;
+    const g = i32x4.extend_low_i16x8_u(v128.load8x8_u(row + x)); // eight bytes, the low four used
+    v128.store(at, sign > 0 ? i32x4.add(v128.load(at), g) : i32x4.sub(v128.load(at), g));
+  }
+  for (; x < w; x++) {
+    const at = columnsAt + 4 * x;
+    store<i32>(at, load<i32>(at) + sign * <i32>load<u8>(row + x));
   }
 }
 
 // @ts-ignore: decorator
-@inline function thresholded(top: usize, bottom: usize, line: usize, x: i32, x0: i32, x1: i32, rows: i32): u8 {
+@inline function thresholded(line: usize, x: i32, x0: i32, x1: i32, rows: i32): u8 {
   const area = rows * (x1 - x0);
-  const total = load<i32>(bottom + 4 * <usize>x1) - load<i32>(top + 4 * <usize>x1) - load<i32>(bottom + 4 * <usize>x0) + load<i32>(top + 4 * <usize>x0);
+  const total = load<i32>(prefixAt + 4 * <usize>x1) - load<i32>(prefixAt + 4 * <usize>x0);
   return <i32>load<u8>(grayAt + line + x) * area > total - 2 * area ? 1 : 0;
 }
 
@@ -177,7 +193,7 @@ export function threshold(): void {
  * The row's pixels whose window lies whole across (x from RADIUS to w - RADIUS - 2), four at a time; returns
  * the x where the clipped right margin starts.
  */
-function interior(top: usize, bottom: usize, line: usize, rows: i32): i32 {
+function interior(line: usize, rows: i32): i32 {
   const w = width;
   const last = w - RADIUS - 2;
   const area = i32x4.splat(rows * (2 * RADIUS + 1));
@@ -187,14 +203,14 @@ function interior(top: usize, bottom: usize, line: usize, rows: i32): i32 {
   for (; x + 3 <= last; x += 4) {
     const x0 = (<usize>(x - RADIUS)) << 2;
     const x1 = (<usize>(x + RADIUS + 1)) << 2;
-    const total = i32x4.add(i32x4.sub(i32x4.sub(v128.load(bottom + x1), v128.load(top + x1)), v128.load(bottom + x0)), v128.load(top + x0));
+    const total = i32x4.sub(v128.load(prefixAt + x1), v128.load(prefixAt + x0));
     const gray = v128.load8x8_u(grayAt + line + <usize>x); // eight bytes, the low four used
     const g = i32x4.extend_low_i16x8_u(gray);
     const above = v128.and(i32x4.gt_s(i32x4.mul(g, area), i32x4.sub(total, less)), one);
     const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_u(above, above), i16x8.splat(0));
     v128.store32_lane(maskAt + line + <usize>x, bytes, 0);
   }
-  for (; x <= last; x++) store<u8>(maskAt + line + <usize>x, thresholded(top, bottom, line, x, x - RADIUS, x + RADIUS + 1, rows));
+  for (; x <= last; x++) store<u8>(maskAt + line + <usize>x, thresholded(line, x, x - RADIUS, x + RADIUS + 1, rows));
   return x;
 }
 

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Rect, RgbaImage } from './types';
 
+const { min } = Math;
+
 export interface SquareLimits {
   minSide: number;
   maxSide: number;
@@ -20,19 +22,31 @@ export interface SquareLimits {
 export function squareRegions(image: RgbaImage, limits: SquareLimits): Rect[] {
   const kernel = outlineKernel();
   try {
-    const at = kernel.pixels(image.width, image.height);
-    new Uint8Array(kernel.memory.buffer, at, image.data.length).set(image.data);
-    kernel.grey();
+    toGrey(kernel, image);
     kernel.edges();
     const edged = squaresOf(kernel, limits);
     kernel.threshold();
     return [...edged, ...squaresOf(kernel, limits)];
   } catch (err) {
     instance = null;
-    if (err instanceof WebAssembly.RuntimeError) throw new Error(`no memory left to look for a board in ${image.width}×${image.height} pixels`);
+    // the kernel's one trap of its own: memory it could not grow
+    if (err instanceof WebAssembly.RuntimeError && /unreachable/.test(err.message)) throw new Error(`no memory left to look for a board in ${image.width}×${image.height} pixels`);
     throw err;
   } finally {
     if (instance && instance.memory.buffer.byteLength > KEEP_MEMORY) instance = null;
+  }
+}
+
+/** The image into the kernel's grey image, a band of rows at a time (a whole copy would double its memory). */
+function toGrey(kernel: OutlineKernel, { width, height, data }: RgbaImage): void {
+  const line = 4 * width;
+  const rows = kernel.BAND_ROWS.value;
+  const at = kernel.band(width, height);
+  const band = new Uint8Array(kernel.memory.buffer, at, rows * line);
+  for (let top = 0; top < height; top += rows) {
+    const count = min(rows, height - top);
+    band.set(data.subarray(top * line, (top + count) * line));
+    kernel.greyRows(top, count);
   }
 }
 
@@ -45,8 +59,9 @@ function squaresOf(kernel: OutlineKernel, { minSide, maxSide }: SquareLimits): R
 /** The exports of assembly/outlines.ts. */
 interface OutlineKernel {
   memory: WebAssembly.Memory;
-  pixels(width: number, height: number): number;
-  grey(): void;
+  BAND_ROWS: { value: number };
+  band(width: number, height: number): number;
+  greyRows(top: number, count: number): void;
   edges(): void;
   threshold(): void;
   squares(minSide: number, maxSide: number): number;
@@ -55,9 +70,9 @@ interface OutlineKernel {
 
 /**
  * A kernel's memory grows to the largest image it has seen and is never given back: past this (a 1280×1024
- * screenshot takes 15 MB, a 4K one ~100 MB), the instance is dropped after its image and made anew for the next.
+ * screenshot takes ~5 MB, a 4K one ~30 MB), the instance is dropped after its image and made anew for the next.
  */
-const KEEP_MEMORY = 128 << 20;
+const KEEP_MEMORY = 64 << 20;
 
 let compiled: WebAssembly.Module | null = null;
 let instance: OutlineKernel | null = null;
