@@ -1,9 +1,11 @@
 // A cell's pixels as a small fixed-size patch, and distances between patches: what templates are matched on.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Grid, RgbaImage } from './types';
 import { cellLeft, cellTop } from './pixels';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
-const { ceil, floor, min, sqrt } = Math;
+const { floor, min, sqrt } = Math;
 
 /** A cell's pixels, RGB as floats, `size`×`size`, resampled by area averaging. */
 export interface Patch {
@@ -15,88 +17,79 @@ export interface Patch {
  * Samples cell (row, col) of the grid, trimmed by `inset` (a fraction of the pitch) on each side, into a
  * size×size patch. Each output pixel averages the source area it covers, edge pixels weighted by the part
  * covered, so shrinking never aliases. Separable: each source row is summed over every column's span, then
- * each output row weighs the source rows it covers. Written into `into` when given (of the patch's length).
+ * each output row weighs the source rows it covers. Runs in WebAssembly (assembly/patch.ts). Written into
+ * `into` when given (of the patch's length).
  */
 export function cellPatch(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, size: number, into?: Float32Array): Patch {
-  const xs = spans(X_SPANS, cellLeft(grid, col) + inset * grid.pitchX, (grid.pitchX * (1 - 2 * inset)) / size, size, image.width);
-  const ys = spans(Y_SPANS, cellTop(grid, row) + inset * grid.pitchY, (grid.pitchY * (1 - 2 * inset)) / size, size, image.height);
-  const yFrom = floor(ys[0]);
-  const across = rowsAcross(image, xs, yFrom, ceil(ys[2 * size - 1]), size);
-  const line = size * 3;
-  const total = scratch(TOTAL, line);
-  const rgb = into && into.length === size * line ? into : new Float32Array(size * line);
-  for (let j = 0; j < size; j++) {
-    const from = ys[2 * j];
-    const to = ys[2 * j + 1];
-    total.fill(0, 0, line);
-    let rows = 0;
-    for (let y = floor(from); y < to; y++) {
-      const wy = (y + 1 < to ? y + 1 : to) - (y > from ? y : from);
-      const base = (y - yFrom) * line;
-      for (let k = 0; k < line; k++) total[k] += wy * across[base + k];
-      rows += wy;
-    }
-    for (let i = 0; i < size; i++) {
-      const weight = rows * (xs[2 * i + 1] - xs[2 * i]);
-      const k = weight > 0 ? 1 / weight : 0;
-      const at = j * line + i * 3;
-      rgb[at] = total[i * 3] * k;
-      rgb[at + 1] = total[i * 3 + 1] * k;
-      rgb[at + 2] = total[i * 3 + 2] * k;
-    }
+  try {
+    const [kernel, slot] = placed(image);
+    const at = kernel.patch(slot, image.width, image.height,
+      cellLeft(grid, col) + inset * grid.pitchX, (grid.pitchX * (1 - 2 * inset)) / size,
+      cellTop(grid, row) + inset * grid.pitchY, (grid.pitchY * (1 - 2 * inset)) / size, size);
+    const rgb = into && into.length === size * size * 3 ? into : new Float32Array(size * size * 3);
+    rgb.set(new Float32Array(kernel.memory.buffer, at, size * size * 3));
+    return { size, rgb };
+  } catch (err) {
+    dropKernel();
+    throw err;
   }
-  return { size, rgb };
 }
 
-/** Each source row in [yFrom, yTo) summed over each column's span (weighted by the part covered), RGB per column. */
-function rowsAcross(image: RgbaImage, xs: Float64Array, yFrom: number, yTo: number, size: number): Float64Array {
-  const { data, width } = image;
-  const line = size * 3;
-  const across = scratch(ACROSS, (yTo - yFrom) * line);
-  for (let y = yFrom; y < yTo; y++) {
-    const pixels = y * width * 4;
-    const base = (y - yFrom) * line;
-    for (let i = 0; i < size; i++) {
-      const from = xs[2 * i];
-      const to = xs[2 * i + 1];
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      for (let x = floor(from); x < to; x++) {
-        const w = (x + 1 < to ? x + 1 : to) - (x > from ? x : from);
-        const p = pixels + x * 4;
-        r += w * data[p];
-        g += w * data[p + 1];
-        b += w * data[p + 2];
-      }
-      across[base + i * 3] = r;
-      across[base + i * 3 + 1] = g;
-      across[base + i * 3 + 2] = b;
+/** The exports of assembly/patch.ts. */
+interface PatchKernel {
+  memory: WebAssembly.Memory;
+  SMALL: { value: number };
+  place(slot: number, width: number, height: number): number;
+  patch(slot: number, width: number, height: number, left: number, stepX: number, top: number, stepY: number, size: number): number;
+}
+
+/**
+ * The kernel, and the image's slot in it, copied there unless it is the one there already: a template (small)
+ * or a screenshot (large), each slot holding the last image of its kind. Images are never changed once made.
+ */
+function placed(image: RgbaImage): [PatchKernel, number] {
+  let kernel = patchKernel();
+  const slot = image.data.length <= kernel.SMALL.value ? 0 : 1;
+  const id = idOf(image);
+  if (inSlot[slot] !== id) {
+    if (slot === 1 && kernel.memory.buffer.byteLength > KEEP_MEMORY) {
+      dropKernel();
+      kernel = patchKernel();
     }
+    const at = kernel.place(slot, image.width, image.height);
+    new Uint8Array(kernel.memory.buffer, at, image.data.length).set(image.data);
+    inSlot[slot] = id;
   }
-  return across;
+  return [kernel, slot];
 }
 
-/** Where each of `count` steps starts and ends, clamped to [0, limit]: from, to, from, to, … (into `out`). */
-function spans(out: { buffer: Float64Array }, start: number, step: number, count: number, limit: number): Float64Array {
-  const values = scratch(out, 2 * count);
-  for (let i = 0; i < count; i++) {
-    const from = min(start + i * step > 0 ? start + i * step : 0, limit);
-    const to = min(start + (i + 1) * step, limit);
-    values[2 * i] = from;
-    values[2 * i + 1] = to > from ? to : from;
-  }
-  return values;
+const ids = new WeakMap<RgbaImage, number>();
+let lastId = 0;
+function idOf(image: RgbaImage): number {
+  let id = ids.get(image);
+  if (id === undefined) ids.set(image, (id = ++lastId));
+  return id;
 }
 
-/** Reused work buffers (a patch is built thousands of times per screenshot). */
-const X_SPANS = { buffer: new Float64Array(0) };
-const Y_SPANS = { buffer: new Float64Array(0) };
-const ACROSS = { buffer: new Float64Array(0) };
-const TOTAL = { buffer: new Float64Array(0) };
-function scratch(holder: { buffer: Float64Array }, length: number): Float64Array {
-  if (holder.buffer.length < length) holder.buffer = new Float64Array(length);
-  return holder.buffer;
+/**
+ * A kernel's memory grows to the largest screenshot it has held (a 1280×1024 one takes 5 MB) and is never
+ * given back: past this, the instance is made anew for the next screenshot.
+ */
+const KEEP_MEMORY = 64 << 20;
+
+let compiled: WebAssembly.Module | null = null;
+let kernelInstance: PatchKernel | null = null;
+const inSlot = [0, 0];
+
+function patchKernel(): PatchKernel {
+  compiled ??= new WebAssembly.Module(readFileSync(path.join(__dirname, '..', 'dist', 'patch.wasm')));
+  kernelInstance ??= new WebAssembly.Instance(compiled, {}).exports as unknown as PatchKernel;
+  return kernelInstance;
+}
+
+function dropKernel(): void {
+  kernelInstance = null;
+  inSlot.fill(0);
 }
 
 /** Root-mean-square difference per channel, on the 0-255 scale. */

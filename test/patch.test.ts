@@ -1,0 +1,69 @@
+// The WebAssembly cell resampler against a plain reading of area averaging: each patch pixel the mean of the
+// source area it covers, each source pixel weighted by the part of it inside.
+import { cellPatch } from '../src/patch';
+import type { Grid, RgbaImage } from '../src/types';
+
+function reference(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, size: number): number[] {
+  const [stepX, stepY] = [(grid.pitchX * (1 - 2 * inset)) / size, (grid.pitchY * (1 - 2 * inset)) / size];
+  const [left, top] = [grid.left + col * grid.pitchX + inset * grid.pitchX, grid.top + row * grid.pitchY + inset * grid.pitchY];
+  const clamp = (v: number, limit: number) => Math.min(Math.max(v, 0), limit);
+  const out: number[] = [];
+  for (let j = 0; j < size; j++) {
+    for (let i = 0; i < size; i++) {
+      const [x0, x1] = [clamp(left + i * stepX, image.width), clamp(left + (i + 1) * stepX, image.width)];
+      const [y0, y1] = [clamp(top + j * stepY, image.height), clamp(top + (j + 1) * stepY, image.height)];
+      const sums = [0, 0, 0];
+      let area = 0;
+      for (let y = Math.floor(y0); y < y1; y++) {
+        for (let x = Math.floor(x0); x < x1; x++) {
+          const part = (Math.min(x + 1, x1) - Math.max(x, x0)) * (Math.min(y + 1, y1) - Math.max(y, y0));
+          for (let c = 0; c < 3; c++) sums[c] += part * image.data[4 * (y * image.width + x) + c];
+          area += part;
+        }
+      }
+      out.push(...sums.map((s) => (area > 0 ? s / area : 0)));
+    }
+  }
+  return out;
+}
+
+function noise(width: number, height: number, seed: number): RgbaImage {
+  let state = seed;
+  const data = new Uint8Array(4 * width * height).map(() => (state = (state * 1103515245 + 12345) >>> 0) >>> 24);
+  return { width, height, data };
+}
+
+const closeTo = (actual: Float32Array, expected: number[]) => {
+  expect(actual.length).toBe(expected.length);
+  expect(Math.max(...expected.map((v, i) => Math.abs(v - actual[i])))).toBeLessThan(1e-3);
+};
+
+test.each([
+  ['a cell inside, shrunk', { rows: 4, cols: 5, left: 3.25, top: 7.5, pitchX: 21, pitchY: 21 }, 0.1, 16],
+  ['a cell inside, grown', { rows: 4, cols: 5, left: 3.25, top: 7.5, pitchX: 5.5, pitchY: 6.25 }, 0, 17],
+  ['cells over the edges (clamped)', { rows: 9, cols: 9, left: -4.7, top: -2.2, pitchX: 19.3, pitchY: 19.3 }, 0, 8],
+])('%s: the mean of the area each pixel covers', (_, grid, inset, size) => {
+  const image = noise(150, 130, 11);
+  for (const [row, col] of [[0, 0], [1, 2], [grid.rows - 1, grid.cols - 1], [3, 4]]) {
+    closeTo(cellPatch(image, grid, row, col, inset, size).rgb, reference(image, grid, row, col, inset, size));
+  }
+});
+
+test('screenshots and templates taken in turn: each patch from its own image', () => {
+  const [shotA, shotB] = [noise(300, 200, 1), noise(300, 200, 2)];
+  const [small, tiny] = [noise(20, 20, 3), noise(7, 9, 4)];
+  const grid = { rows: 5, cols: 5, left: 10.5, top: 20.25, pitchX: 23.1, pitchY: 23.1 };
+  const whole = (im: RgbaImage): Grid => ({ rows: 1, cols: 1, left: 0, top: 0, pitchX: im.width, pitchY: im.height });
+  const order: [RgbaImage, Grid][] = [[shotA, grid], [small, whole(small)], [shotA, grid], [shotB, grid], [tiny, whole(tiny)], [small, whole(small)], [shotA, grid]];
+  for (const [image, g] of order) closeTo(cellPatch(image, g, 0, 0, 0.05, 12).rgb, reference(image, g, 0, 0, 0.05, 12));
+});
+
+test('a larger screenshot after a smaller one, and the patch written into a buffer given', () => {
+  const grid = { rows: 3, cols: 3, left: 100.5, top: 90.25, pitchX: 30, pitchY: 30 };
+  cellPatch(noise(200, 150, 5), grid, 1, 1, 0, 10);
+  const large = noise(640, 480, 6);
+  const into = new Float32Array(10 * 10 * 3);
+  const patch = cellPatch(large, grid, 2, 2, 0, 10, into);
+  expect(patch.rgb).toBe(into);
+  closeTo(into, reference(large, grid, 2, 2, 0, 10));
+});
