@@ -98,3 +98,19 @@ test('images one after another, small after large: each as if it were the first'
   squareRegions(scene(900, 700, 6), LIMITS);
   expect(squareRegions(small, LIMITS)).toEqual(alone);
 });
+
+test('a 9 Mpx image: the squares in its far corner are those of the corner alone (window sums past 2³¹ overflowed before)', () => {
+  const [width, height, side, margin] = [3000, 3000, 100, 10];
+  const corner = scene(side, side, 9);
+  const crop = { width: side + 2 * margin, height: side + 2 * margin, data: new Uint8Array(4 * (side + 2 * margin) ** 2).fill(255) };
+  const whole = { width, height, data: new Uint8Array(4 * width * height).fill(255) };
+  for (let y = 0; y < side; y++) {
+    const row = corner.data.subarray(4 * y * side, 4 * (y + 1) * side);
+    crop.data.set(row, 4 * ((y + margin) * crop.width + margin));
+    whole.data.set(row, 4 * ((height - side - margin + y) * width + width - side - margin));
+  }
+  const shift = { x: width - crop.width, y: height - crop.height };
+  const expected = squareRegions(crop, LIMITS).map((r) => ({ ...r, left: r.left + shift.x, top: r.top + shift.y }));
+  expect(expected.length).toBeGreaterThan(3);
+  expect(squareRegions(whole, LIMITS)).toEqual(expected);
+});
