@@ -1,14 +1,15 @@
-// A cell's pixels resampled by area averaging (src/patch.ts's cellPatch) in WebAssembly (AssemblyScript), with
-// the same f64 arithmetic in the same order: the same floats. Images stay in memory between calls, in one of
-// two slots, so a screenshot is copied once however many of its cells are read, even between reads of
-// templates. Linear memory:
-//   small slot (SMALL bytes: templates) | large slot (the screenshot) | spans | row sums | the patch
+// A cell's pixels resampled by area averaging (src/patch.ts's cellPatch), and a cell's distance to its nearest
+// template (src/nearest.ts), in WebAssembly (AssemblyScript), with the same f64 arithmetic in the same order:
+// the same floats. Images stay in memory between calls, in one of two slots, so a screenshot is copied once
+// however many of its cells are read, even between reads of templates. Linear memory:
+//   small slot (SMALL bytes: templates) | large slot (the screenshot) | a skin's prepared templates | scratch
 // Memory grows and is never given back; the JS side drops an instance that grew large.
 
 /** Images of up to this many bytes of RGBA go to the small slot. */
 export const SMALL: i32 = 1 << 16;
 
 let largeBytes: usize = 0;
+let skinBytes: usize = 0;
 let width: i32 = 0;
 let height: i32 = 0;
 let imageAt: usize = 0;
@@ -28,11 +29,18 @@ function largeAt(): usize {
   return smallAt() + <usize>SMALL;
 }
 
-function scratchAt(): usize {
+function skinAt(): usize {
   return (largeAt() + largeBytes + 15) & ~15;
 }
 
-/** Where the JS side writes a width × height RGBA image into its slot (0 small, 1 large). */
+function scratchAt(): usize {
+  return (skinAt() + skinBytes + 15) & ~15;
+}
+
+/**
+ * Where the JS side writes a width × height RGBA image into its slot (0 small, 1 large). A larger screenshot
+ * moves the prepared templates: they are to be written again.
+ */
 export function place(slot: i32, w: i32, h: i32): usize {
   const bytes = (<usize>w * <usize>h) << 2;
   if (slot == 1 && bytes > largeBytes) largeBytes = bytes;
@@ -45,18 +53,28 @@ export function place(slot: i32, w: i32, h: i32): usize {
  * top + j × stepY), clamped to the image; returns where its RGB floats are.
  */
 export function patch(slot: i32, w: i32, h: i32, left: f64, stepX: f64, top: f64, stepY: f64, size: i32): usize {
+  useImage(slot, w, h);
+  const out = scratchAt();
+  patchInto(out, left, stepX, top, stepY, size, (out + 12 * <usize>size * <usize>size + 15) & ~15);
+  return out;
+}
+
+function useImage(slot: i32, w: i32, h: i32): void {
   width = w;
   height = h;
   imageAt = slot == 0 ? smallAt() : largeAt();
+}
+
+/** The patch written at `out` (12 × size² bytes), with the memory from `free` on to work in. */
+function patchInto(out: usize, left: f64, stepX: f64, top: f64, stepY: f64, size: i32, free: usize): void {
   const n = <usize>size;
-  const xs = scratchAt();
+  const xs = free;
   const ys = xs + 16 * n;
   const total = ys + 16 * n;
-  const out = total + 24 * n;
-  const across = (out + 12 * n * n + 15) & ~15;
+  const across = (total + 24 * n + 15) & ~15;
   reserve(across);
-  spans(xs, left, stepX, size, <f64>w);
-  spans(ys, top, stepY, size, <f64>h);
+  spans(xs, left, stepX, size, <f64>width);
+  spans(ys, top, stepY, size, <f64>height);
   const yFrom = <i32>Math.floor(load<f64>(ys));
   const yTo = <i32>Math.ceil(load<f64>(ys + 8 * (2 * n - 1)));
   reserve(across + 24 * n * <usize>max(0, yTo - yFrom));
@@ -82,7 +100,6 @@ export function patch(slot: i32, w: i32, h: i32, left: f64, stepX: f64, top: f64
       store<f32>(at, <f32>(load<f64>(total + 24 * i + 16) * k), 8);
     }
   }
-  return out;
 }
 
 /** Each source row in [yFrom, yTo) summed over each column's span (weighted by the part covered), RGB per column. */
@@ -119,4 +136,144 @@ function spans(out: usize, start: f64, step: f64, count: i32, limit: f64): void 
     store<f64>(out + 16 * <usize>i, from);
     store<f64>(out + 16 * <usize>i + 8, to > from ? to : from);
   }
+}
+
+/** Where the JS side writes a skin's prepared templates (`bytes` of them; layout in src/patch.ts's `skinLayout`). */
+export function skin(bytes: i32): usize {
+  skinBytes = <usize>bytes;
+  reserve(scratchAt());
+  return skinAt();
+}
+
+/** Blocks per side of a patch's coarse view (src/patch.ts's BLOCKS). */
+const BLOCKS: i32 = 4;
+/** Coarse distances are lower bounds up to float rounding (src/templates.ts's SLACK). */
+const SLACK: f64 = 1e-6;
+
+/**
+ * The cell's distance to its nearest template, as src/nearest.ts's `measure` documents: the cell's patch at each
+ * template size, every template's coarse lower bound, the nearest-looking template measured first, then only
+ * those whose bound is under the nearest so far. The cell spans `spanX` × `spanY` from (left, top).
+ */
+export function nearest(slot: i32, w: i32, h: i32, left: f64, spanX: f64, top: f64, spanY: f64): f64 {
+  useImage(slot, w, h);
+  const table = skinAt();
+  const groups = load<i32>(table);
+  // per group: its patch, its coarse view, and each template's bound
+  let free = scratchAt();
+  for (let g = 0; g < groups; g++) {
+    const group = table + 4 + 16 * <usize>g;
+    const size = load<i32>(group);
+    const count = load<i32>(group, 4);
+    store<i32>(group, <i32>free, 12);
+    free += (recordBytes(size) + 8 * <usize>count + 15) & ~15;
+  }
+  reserve(free);
+  let first = Infinity;
+  let firstGroup = 0;
+  let firstIndex = 0;
+  for (let g = 0; g < groups; g++) {
+    const group = table + 4 + 16 * <usize>g;
+    const size = load<i32>(group);
+    const count = load<i32>(group, 4);
+    const records = table + <usize>load<i32>(group, 8);
+    const patchAt = <usize>load<i32>(group, 12);
+    const coarseAt = patchAt + patchBytes(size);
+    const boundsAt = patchAt + recordBytes(size);
+    patchInto(patchAt, left, spanX / <f64>size, top, spanY / <f64>size, size, free);
+    coarseOf(patchAt, size, coarseAt);
+    const record = recordBytes(size);
+    for (let i = 0; i < count; i++) {
+      const bound = coarseDistance(coarseAt, records + <usize>i * record + patchBytes(size), size);
+      store<f64>(boundsAt + 8 * <usize>i, bound);
+      if (bound < first) {
+        first = bound;
+        firstGroup = g;
+        firstIndex = i;
+      }
+    }
+  }
+  const firstAt = table + 4 + 16 * <usize>firstGroup;
+  const firstSize = load<i32>(firstAt);
+  let best = rmsWithin(<usize>load<i32>(firstAt, 12), table + <usize>load<i32>(firstAt, 8) + <usize>firstIndex * recordBytes(firstSize), firstSize, Infinity);
+  for (let g = 0; g < groups; g++) {
+    const group = table + 4 + 16 * <usize>g;
+    const size = load<i32>(group);
+    const count = load<i32>(group, 4);
+    const records = table + <usize>load<i32>(group, 8);
+    const patchAt = <usize>load<i32>(group, 12);
+    const boundsAt = patchAt + recordBytes(size);
+    for (let i = 0; i < count; i++) {
+      if (load<f64>(boundsAt + 8 * <usize>i) > best + SLACK || (g == firstGroup && i == firstIndex)) continue;
+      const distance = rmsWithin(patchAt, records + <usize>i * recordBytes(size), size, best);
+      if (distance < best) best = distance;
+    }
+  }
+  return best;
+}
+
+/** A prepared template: its patch (f32) and coarse view (f64, from the next multiple of 8 bytes). */
+function recordBytes(size: i32): usize {
+  return patchBytes(size) + 8 * 48;
+}
+
+function patchBytes(size: i32): usize {
+  return (12 * <usize>size * <usize>size + 7) & ~7;
+}
+
+/** src/patch.ts's coarseOf: each block's channel means times the square root of its pixel count. */
+function coarseOf(patch: usize, size: i32, out: usize): void {
+  const blocks = min(BLOCKS, size);
+  for (let by = 0; by < blocks; by++) {
+    const y0 = (by * size) / blocks;
+    const y1 = ((by + 1) * size) / blocks;
+    for (let bx = 0; bx < blocks; bx++) {
+      const x0 = (bx * size) / blocks;
+      const x1 = ((bx + 1) * size) / blocks;
+      let r: f64 = 0;
+      let g: f64 = 0;
+      let b: f64 = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let p = patch + 12 * <usize>(y * size + x0), end = patch + 12 * <usize>(y * size + x1); p < end; p += 12) {
+          r += <f64>load<f32>(p);
+          g += <f64>load<f32>(p, 4);
+          b += <f64>load<f32>(p, 8);
+        }
+      }
+      const scale = 1 / Math.sqrt(<f64>((x1 - x0) * (y1 - y0)));
+      const at = out + 24 * <usize>(by * blocks + bx);
+      store<f64>(at, r * scale);
+      store<f64>(at, g * scale, 8);
+      store<f64>(at, b * scale, 16);
+    }
+  }
+}
+
+/** src/patch.ts's coarseDistance. */
+function coarseDistance(a: usize, b: usize, size: i32): f64 {
+  const blocks = min(BLOCKS, size);
+  const n = <usize>(blocks * blocks * 3);
+  let sum: f64 = 0;
+  for (let i: usize = 0; i < n; i++) {
+    const d = load<f64>(a + 8 * i) - load<f64>(b + 8 * i);
+    sum += d * d;
+  }
+  return Math.sqrt(sum / <f64>(size * size * 3));
+}
+
+/** src/patch.ts's rmsDistanceWithin: past `limit` (checked every row of pixels), Infinity. */
+function rmsWithin(a: usize, b: usize, size: i32, limit: f64): f64 {
+  const n = <usize>(size * size * 3);
+  const most = limit * limit * <f64>n;
+  const row = <usize>(3 * size);
+  let sum: f64 = 0;
+  for (let start: usize = 0; start < n; start += row) {
+    const end = start + row;
+    for (let i = start; i < end; i++) {
+      const d = <f64>load<f32>(a + 4 * i) - <f64>load<f32>(b + 4 * i);
+      sum += d * d;
+    }
+    if (sum > most) return Infinity;
+  }
+  return Math.sqrt(sum / <f64>n);
 }

@@ -1,8 +1,8 @@
 // How well a grid sits on a skin: each cell's distance to its nearest template.
 import type { Coord, Grid, RgbaImage, Skin } from './types';
 import { cellLeft, cellTop } from './pixels';
-import { cellPatch, coarseDistance, coarseOf, rmsDistanceWithin } from './patch';
-import { prepareTemplates, type PreparedSkin, SLACK } from './templates';
+import { nearestTemplate } from './patch';
+import { prepareTemplates, type PreparedSkin } from './templates';
 
 /**
  * Each cell's distance to its nearest template, as `classify` without search gives it, for less: only
@@ -55,7 +55,7 @@ function nearestOf(image: RgbaImage, grid: Grid, skin: Skin, prepared: PreparedS
   const key = `${cellLeft(grid, col)},${cellTop(grid, row)},${grid.pitchX},${grid.pitchY}`;
   const known = seen.get(key);
   if (known !== undefined) return known;
-  const distance = measure(image, grid, skin, prepared, row, col);
+  const distance = nearestTemplate(image, grid, row, col, skin.inset, prepared);
   seen.set(key, distance);
   return distance;
 }
@@ -68,55 +68,4 @@ function memoOf(image: RgbaImage, skin: Skin): Map<string, number> {
   let seen = bySkin.get(skin);
   if (!seen) bySkin.set(skin, (seen = new Map()));
   return seen;
-}
-
-/**
- * Work buffers of `measure`, per template group: its patch and coarse view, and the templates' bounds. Nothing
- * measured here is kept, and a fit measures thousands of cells: no garbage per cell.
- */
-interface Scratch {
-  patch: Float32Array;
-  coarse: Float64Array;
-  bounds: Float64Array;
-}
-const scratch = new WeakMap<PreparedSkin, Scratch[]>();
-
-function scratchOf(prepared: PreparedSkin): Scratch[] {
-  let buffers = scratch.get(prepared);
-  if (!buffers) {
-    buffers = prepared.groups.map(({ size, templates }) => ({ patch: new Float32Array(size * size * 3), coarse: new Float64Array(0), bounds: new Float64Array(templates.length) }));
-    scratch.set(prepared, buffers);
-  }
-  return buffers;
-}
-
-function measure(image: RgbaImage, grid: Grid, skin: Skin, prepared: PreparedSkin, row: number, col: number): number {
-  const { groups } = prepared;
-  const buffers = scratchOf(prepared);
-  let first = Infinity;
-  let firstGroup = 0;
-  let firstIndex = 0;
-  for (let g = 0; g < groups.length; g++) {
-    const { size, templates } = groups[g];
-    const buffer = buffers[g];
-    const patch = cellPatch(image, grid, row, col, skin.inset, size, buffer.patch);
-    buffer.coarse = coarseOf(patch, buffer.coarse);
-    for (let i = 0; i < templates.length; i++) {
-      const bound = (buffer.bounds[i] = coarseDistance(buffer.coarse, templates[i].coarse, size));
-      if (bound < first) [first, firstGroup, firstIndex] = [bound, g, i];
-    }
-  }
-  const patchOf = (g: number) => ({ size: groups[g].size, rgb: buffers[g].patch });
-  let best = rmsDistanceWithin(patchOf(firstGroup), groups[firstGroup].templates[firstIndex].patch, Infinity);
-  for (let g = 0; g < groups.length; g++) {
-    const { templates } = groups[g];
-    const { bounds } = buffers[g];
-    const patch = patchOf(g);
-    for (let i = 0; i < templates.length; i++) {
-      if (bounds[i] > best + SLACK || (g === firstGroup && i === firstIndex)) continue;
-      const distance = rmsDistanceWithin(patch, templates[i].patch, best);
-      if (distance < best) best = distance;
-    }
-  }
-  return best;
 }

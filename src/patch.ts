@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Grid, RgbaImage } from './types';
+import type { PreparedSkin } from './templates';
 import { cellLeft, cellTop } from './pixels';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
@@ -40,6 +41,8 @@ interface PatchKernel {
   memory: WebAssembly.Memory;
   SMALL: { value: number };
   place(slot: number, width: number, height: number): number;
+  skin(bytes: number): number;
+  nearest(slot: number, width: number, height: number, left: number, spanX: number, top: number, spanY: number): number;
   patch(slot: number, width: number, height: number, left: number, stepX: number, top: number, stepY: number, size: number): number;
 }
 
@@ -59,15 +62,63 @@ function placed(image: RgbaImage): [PatchKernel, number] {
     const at = kernel.place(slot, image.width, image.height);
     new Uint8Array(kernel.memory.buffer, at, image.data.length).set(image.data);
     inSlot[slot] = id;
+    if (slot === 1) inSkin = 0;
   }
   return [kernel, slot];
 }
 
-const ids = new WeakMap<RgbaImage, number>();
+/**
+ * The cell's distance to its nearest prepared template: `nearestDistances` in nearest.ts, per cell, in
+ * WebAssembly (assembly/patch.ts's `nearest`).
+ */
+export function nearestTemplate(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, prepared: PreparedSkin): number {
+  try {
+    const [kernel, slot] = placed(image);
+    if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+    return kernel.nearest(slot, image.width, image.height,
+      cellLeft(grid, col) + inset * grid.pitchX, grid.pitchX * (1 - 2 * inset),
+      cellTop(grid, row) + inset * grid.pitchY, grid.pitchY * (1 - 2 * inset));
+  } catch (err) {
+    dropKernel();
+    throw err;
+  }
+}
+
+/**
+ * The prepared templates into the kernel: the group count (i32), each group's size, template count and
+ * records' offset (i32, and one i32 the kernel fills), then each template's record: its patch (f32), and its
+ * coarse view (f64) from the next multiple of 8 bytes, room for 4 × 4 blocks.
+ */
+function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
+  const { groups } = prepared;
+  const align = (bytes: number) => Math.ceil(bytes / 8) * 8;
+  const recordBytes = (size: number) => align(12 * size * size) + 8 * 48;
+  const offsets: number[] = [];
+  let bytes = align(4 + 16 * groups.length);
+  for (const { size, templates } of groups) {
+    offsets.push(bytes);
+    bytes += templates.length * recordBytes(size);
+  }
+  const at = kernel.skin(bytes);
+  const { buffer } = kernel.memory;
+  const table = new Int32Array(buffer, at, 1 + 4 * groups.length);
+  table[0] = groups.length;
+  groups.forEach(({ size, templates }, g) => {
+    table.set([size, templates.length, offsets[g]], 1 + 4 * g);
+    templates.forEach((t, i) => {
+      const record = at + offsets[g] + i * recordBytes(size);
+      new Float32Array(buffer, record, t.patch.rgb.length).set(t.patch.rgb);
+      new Float64Array(buffer, record + align(12 * size * size), t.coarse.length).set(t.coarse);
+    });
+  });
+  inSkin = idOf(prepared);
+}
+
+const ids = new WeakMap<object, number>();
 let lastId = 0;
-function idOf(image: RgbaImage): number {
-  let id = ids.get(image);
-  if (id === undefined) ids.set(image, (id = ++lastId));
+function idOf(thing: object): number {
+  let id = ids.get(thing);
+  if (id === undefined) ids.set(thing, (id = ++lastId));
   return id;
 }
 
@@ -80,6 +131,8 @@ const KEEP_MEMORY = 64 << 20;
 let compiled: WebAssembly.Module | null = null;
 let kernelInstance: PatchKernel | null = null;
 const inSlot = [0, 0];
+/** The prepared skin whose templates the kernel holds (0: none). */
+let inSkin = 0;
 
 function patchKernel(): PatchKernel {
   compiled ??= new WebAssembly.Module(readFileSync(path.join(__dirname, '..', 'dist', 'patch.wasm')));
@@ -90,6 +143,7 @@ function patchKernel(): PatchKernel {
 function dropKernel(): void {
   kernelInstance = null;
   inSlot.fill(0);
+  inSkin = 0;
 }
 
 /** Root-mean-square difference per channel, on the 0-255 scale. */

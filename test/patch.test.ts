@@ -1,7 +1,11 @@
 // The WebAssembly cell resampler against a plain reading of area averaging: each patch pixel the mean of the
 // source area it covers, each source pixel weighted by the part of it inside.
-import { cellPatch } from '../src/patch';
-import type { Grid, RgbaImage } from '../src/types';
+import sharp from 'sharp';
+import { cellPatch, rmsDistance } from '../src/patch';
+import { nearestDistances } from '../src/nearest';
+import { prepareTemplates } from '../src/templates';
+import { loadSkin } from '../src/skin';
+import type { Coord, Grid, RgbaImage, Skin } from '../src/types';
 
 function reference(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, size: number): number[] {
   const [stepX, stepY] = [(grid.pitchX * (1 - 2 * inset)) / size, (grid.pitchY * (1 - 2 * inset)) / size];
@@ -66,4 +70,26 @@ test('a larger screenshot after a smaller one, and the patch written into a buff
   const patch = cellPatch(large, grid, 2, 2, 0, 10, into);
   expect(patch.rgb).toBe(into);
   closeTo(into, reference(large, grid, 2, 2, 0, 10));
+});
+
+describe('a cell\'s nearest template, measured in the kernel', () => {
+  const shot = async (file: string): Promise<RgbaImage> => {
+    const { data, info } = await sharp(file).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height, data: new Uint8Array(data) };
+  };
+  /** The plain reading: every template at its own size, the least RMS distance. */
+  const plain = (image: RgbaImage, grid: Grid, skin: Skin, row: number, col: number) => Math.min(...prepareTemplates(skin, grid).groups
+    .flatMap(({ size, templates }) => templates.map((t) => rmsDistance(cellPatch(image, grid, row, col, skin.inset, size), t.patch))));
+
+  // xdemineur's templates are compared at 16 px, GNOME's at 23 (an odd size: its records' coarse views start 4 bytes on)
+  test.each([
+    ['xdemineur', 'fixtures/xdemineur/s2-03.png', { rows: 16, cols: 30, left: 77.4, top: 381.7, pitchX: 21, pitchY: 21 }],
+    ['gnome-mines-default', 'fixtures/gnome-mines/s2-02.png', { rows: 16, cols: 16, left: 300.5, top: 150.25, pitchX: 29.7, pitchY: 29.7 }],
+  ])('skin %s: the least distance over every template, whichever screenshot or skin came before', async (name, file, grid) => {
+    const [image, other, skin, otherSkin] = [await shot(file), await shot('fixtures/kmines/s2-01.png'), await loadSkin(name), await loadSkin('kmines-classic')];
+    const cells = Array.from({ length: grid.rows * grid.cols }, (_, i): Coord => [Math.floor(i / grid.cols), i % grid.cols]);
+    nearestDistances(other, grid, otherSkin, cells);
+    const found = nearestDistances(image, grid, skin, cells);
+    cells.forEach(([row, col], i) => expect(found[i]).toBeCloseTo(plain(image, grid, skin, row, col), 9));
+  });
 });
