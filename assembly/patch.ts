@@ -1,5 +1,5 @@
-// A cell's pixels resampled by area averaging (src/patch.ts's cellPatch), and a cell's distance to its nearest
-// template (src/nearest.ts), in WebAssembly (AssemblyScript), with the same f64 arithmetic in the same order:
+// A cell's pixels resampled by area averaging (src/patch.ts's cellPatch), a cell's distance to its nearest
+// template (src/nearest.ts), and the edge profiles that align a grid's lines (src/align.ts), in WebAssembly (AssemblyScript), with the same f64 arithmetic in the same order:
 // the same floats. Images stay in memory between calls, in one of two slots, so a screenshot is copied once
 // however many of its cells are read, even between reads of templates. Linear memory:
 //   small slot (SMALL bytes: templates) | large slot (the screenshot) | a skin's prepared templates | scratch
@@ -249,7 +249,7 @@ function coarseOf(patch: usize, size: i32, out: usize): void {
   }
 }
 
-/** src/patch.ts's coarseDistance. */
+/** A lower bound of the RMS distance between two patches of one size, from their coarse views alone. */
 function coarseDistance(a: usize, b: usize, size: i32): f64 {
   const blocks = min(BLOCKS, size);
   const n = <usize>(blocks * blocks * 3);
@@ -261,7 +261,10 @@ function coarseDistance(a: usize, b: usize, size: i32): f64 {
   return Math.sqrt(sum / <f64>(size * size * 3));
 }
 
-/** src/patch.ts's rmsDistanceWithin: past `limit` (checked every row of pixels), Infinity. */
+/**
+ * The RMS distance between two patches (per channel, 0–255) when it is at most `limit`; past that (checked
+ * every row of pixels), Infinity.
+ */
 function rmsWithin(a: usize, b: usize, size: i32, limit: f64): f64 {
   const n = <usize>(size * size * 3);
   const most = limit * limit * <f64>n;
@@ -276,4 +279,69 @@ function rmsWithin(a: usize, b: usize, size: i32, limit: f64): f64 {
     if (sum > most) return Infinity;
   }
   return Math.sqrt(sum / <f64>n);
+}
+
+/**
+ * src/align.ts's edge profile: the summed grey step at each position from `from` to `to` (vertical: between
+ * columns x - 1 and x, over rows acrossFrom to acrossTo; else between rows, over those columns); returns where
+ * its f64 values are.
+ */
+export function edgeProfile(slot: i32, w: i32, h: i32, vertical: bool, from: i32, first: i32, to: i32, acrossFrom: i32, acrossTo: i32): usize {
+  useImage(slot, w, h);
+  const values = scratchAt();
+  const count = <usize>max(0, to - from + 1);
+  reserve(values + 8 * count);
+  memory.fill(values, 0, 8 * count);
+  const step: usize = vertical ? 1 : <usize>w;
+  if (vertical) {
+    for (let j = acrossFrom; j < acrossTo; j++) {
+      for (let k = first, i = <usize>j * <usize>w + <usize>first; k <= to; k++, i++) {
+        const at = values + 8 * <usize>(k - from);
+        store<f64>(at, load<f64>(at) + abs<f64>(grey(i) - grey(i - step)));
+      }
+    }
+  } else {
+    for (let k = first; k <= to; k++) {
+      let sum: f64 = 0;
+      for (let j = acrossFrom, i = <usize>k * <usize>w + <usize>acrossFrom; j < acrossTo; j++, i++) sum += abs<f64>(grey(i) - grey(i - step));
+      store<f64>(values + 8 * <usize>(k - from), sum);
+    }
+  }
+  return values;
+}
+
+// @ts-ignore: decorator
+@inline function grey(i: usize): f64 {
+  const p = imageAt + 4 * i;
+  return <f64>load<u8>(p) * 0.3 + <f64>load<u8>(p, 1) * 0.59 + <f64>load<u8>(p, 2) * 0.11;
+}
+
+let patchSize: i32 = 0;
+
+/** Where the JS side writes a size × size patch that `bound` and `within` then measure against templates. */
+export function current(size: i32): usize {
+  patchSize = size;
+  reserve(scratchAt() + recordBytes(size));
+  return scratchAt();
+}
+
+/** Computes the current patch's coarse view (after the JS side wrote the patch). */
+export function currentCoarse(): void {
+  coarseOf(scratchAt(), patchSize, scratchAt() + patchBytes(patchSize));
+}
+
+/** The coarse lower bound of the distance between the current patch and template i of group g. */
+export function bound(g: i32, i: i32): f64 {
+  return coarseDistance(scratchAt() + patchBytes(patchSize), templateAt(g, i) + patchBytes(patchSize), patchSize);
+}
+
+/** The distance between the current patch and template i of group g, or Infinity past `limit`. */
+export function within(g: i32, i: i32, limit: f64): f64 {
+  return rmsWithin(scratchAt(), templateAt(g, i), patchSize, limit);
+}
+
+function templateAt(g: i32, i: i32): usize {
+  const table = skinAt();
+  const group = table + 4 + 16 * <usize>g;
+  return table + <usize>load<i32>(group, 8) + <usize>i * recordBytes(load<i32>(group));
 }

@@ -5,6 +5,7 @@ import type { Coord, Grid, RgbaImage, Skin } from './types';
 import { classify } from './classify';
 import { meanNearest, medianNearest, nearestDistances } from './nearest';
 import { shiftGrid } from './pixels';
+import { edgeSums } from './patch';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { abs, ceil, floor, max, min, round } = Math;
@@ -257,36 +258,14 @@ function smoothestPath(scores: number[][]): number[] {
 }
 
 /**
- * Summed edge strength across the board at each x (vertical edges) or y (horizontal edges). Walked row by row
- * either way (a walk down each column crosses the whole image's memory per pixel); each sum still adds its
- * pixels in the same order.
+ * Summed edge strength across the board at each x (vertical edges) or y (horizontal edges).
  */
 function edgeProfile(image: RgbaImage, grid: Grid, vertical: boolean, from: number): { at(position: number): number } {
-  const { data, width } = image;
-  const gray = (i: number) => data[4 * i] * 0.3 + data[4 * i + 1] * 0.59 + data[4 * i + 2] * 0.11;
   const [along, across] = vertical ? [image.width, image.height] : [image.height, image.width];
   const acrossFrom = max(0, round(vertical ? grid.top : grid.left));
   const acrossTo = min(across, round(vertical ? grid.top + grid.rows * grid.pitchY : grid.left + grid.cols * grid.pitchX));
   const to = min(along - 1, ceil((vertical ? grid.left + grid.cols * grid.pitchX : grid.top + grid.rows * grid.pitchY) + 0.2 * (vertical ? grid.pitchX : grid.pitchY)) + 1);
-  const values = new Float64Array(max(0, to - from + 1));
-  const first = max(1, from);
-  if (vertical) {
-    for (let j = acrossFrom; j < acrossTo; j++) {
-      for (let k = first, i = j * width + first; k <= to; k++, i++) {
-        const d = gray(i) - gray(i - 1);
-        values[k - from] += d < 0 ? -d : d;
-      }
-    }
-  } else {
-    for (let k = first; k <= to; k++) {
-      let sum = 0;
-      for (let j = acrossFrom, i = k * width + acrossFrom; j < acrossTo; j++, i++) {
-        const d = gray(i) - gray(i - width);
-        sum += d < 0 ? -d : d;
-      }
-      values[k - from] = sum;
-    }
-  }
+  const values = edgeSums(image, vertical, from, to, acrossFrom, acrossTo);
   return { at: (position: number) => values[position - from] ?? 0 };
 }
 

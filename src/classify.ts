@@ -1,6 +1,6 @@
 import type { Cell, Coord, Grid, Reading, RgbaImage, Skin } from './types';
 import { shiftGrid } from './pixels';
-import { cellPatch, coarseDistance, coarseOf, Patch, rmsDistanceWithin } from './patch';
+import { cellPatch, type Patch, templateDistances } from './patch';
 import { prepareTemplates, type PreparedSkin, SLACK } from './templates';
 import { exactReading } from './exact';
 
@@ -59,14 +59,16 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
   // closer than its label's nearest overall or at its size (a close call is decided within one size).
   let secondDistance = Infinity;
   const measure = (dx: number, dy: number, given?: Patch) => {
-    for (const { size, templates } of groups) {
+    for (let g = 0; g < groups.length; g++) {
+      const { size, templates } = groups[g];
       const patch = given ?? cellPatch(image, shiftGrid(grid, dx, dy), row, col, skin.inset, size);
-      const coarse = coarseOf(patch);
-      for (const t of templates) {
+      const distances = templateDistances(prepared, patch);
+      for (let i = 0; i < templates.length; i++) {
+        const t = templates[i];
         const own = nearest.distance[t.labelIndex];
         const limit = groups.length === 1 ? min(own, secondDistance) : max(own, bySize.distance[t.sizeIndex]);
-        if (coarseDistance(coarse, t.coarse, size) > limit + SLACK) continue;
-        const distance = rmsDistanceWithin(patch, t.patch, limit);
+        if (distances.bound(g, i) > limit + SLACK) continue;
+        const distance = distances.within(g, i, limit);
         if (distance < own) {
           nearest.set(t.labelIndex, { distance, cell: patch, template: t.patch });
           secondDistance = nearest.second();

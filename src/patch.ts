@@ -43,6 +43,11 @@ interface PatchKernel {
   place(slot: number, width: number, height: number): number;
   skin(bytes: number): number;
   nearest(slot: number, width: number, height: number, left: number, spanX: number, top: number, spanY: number): number;
+  current(size: number): number;
+  currentCoarse(): void;
+  bound(group: number, template: number): number;
+  within(group: number, template: number, limit: number): number;
+  edgeProfile(slot: number, width: number, height: number, vertical: boolean, from: number, first: number, to: number, acrossFrom: number, acrossTo: number): number;
   patch(slot: number, width: number, height: number, left: number, stepX: number, top: number, stepY: number, size: number): number;
 }
 
@@ -78,6 +83,43 @@ export function nearestTemplate(image: RgbaImage, grid: Grid, row: number, col: 
     return kernel.nearest(slot, image.width, image.height,
       cellLeft(grid, col) + inset * grid.pitchX, grid.pitchX * (1 - 2 * inset),
       cellTop(grid, row) + inset * grid.pitchY, grid.pitchY * (1 - 2 * inset));
+  } catch (err) {
+    dropKernel();
+    throw err;
+  }
+}
+
+/** A patch's distances to a prepared skin's templates (template i of group g): see `templateDistances`. */
+export interface TemplateDistances {
+  /** A lower bound of the RMS distance, from the coarse views alone. */
+  bound(group: number, template: number): number;
+  /** The RMS distance when it is at most `limit`; past that, Infinity. */
+  within(group: number, template: number, limit: number): number;
+}
+
+/**
+ * The patch's distances to the prepared templates, measured in WebAssembly, the same floats as `coarseDistance`
+ * and `rmsDistanceWithin`. Valid until the next call into the kernel (a patch, another patch's distances).
+ */
+export function templateDistances(prepared: PreparedSkin, patch: Patch): TemplateDistances {
+  const kernel = patchKernel();
+  if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+  const at = kernel.current(patch.size);
+  new Float32Array(kernel.memory.buffer, at, patch.rgb.length).set(patch.rgb);
+  kernel.currentCoarse();
+  return kernel;
+}
+
+/**
+ * The summed grey step (grey = 0.3 R + 0.59 G + 0.11 B) at each position from `from` to `to`: between columns
+ * x - 1 and x over rows [acrossFrom, acrossTo) when `vertical`, else between rows y - 1 and y over those columns;
+ * positions before `first` (at least 1) are 0. In WebAssembly (assembly/patch.ts's `edgeProfile`).
+ */
+export function edgeSums(image: RgbaImage, vertical: boolean, from: number, to: number, acrossFrom: number, acrossTo: number): Float64Array {
+  try {
+    const [kernel, slot] = placed(image);
+    const at = kernel.edgeProfile(slot, image.width, image.height, vertical, from, Math.max(1, from), to, acrossFrom, acrossTo);
+    return new Float64Array(kernel.memory.buffer, at, Math.max(0, to - from + 1)).slice();
   } catch (err) {
     dropKernel();
     throw err;
@@ -156,27 +198,6 @@ export function rmsDistance(a: Patch, b: Patch): number {
   return sqrt(sum / a.rgb.length);
 }
 
-/**
- * rmsDistance when it is at most `limit`; past that, some value over `limit` (the sum stops growing
- * once it passes the limit, checked every row of pixels).
- */
-export function rmsDistanceWithin(a: Patch, b: Patch, limit: number): number {
-  const n = a.rgb.length;
-  const most = limit * limit * n;
-  const row = 3 * a.size;
-  const [x, y] = [a.rgb, b.rgb];
-  let sum = 0;
-  for (let start = 0; start < n; start += row) {
-    const end = start + row;
-    for (let i = start; i < end; i++) {
-      const d = x[i] - y[i];
-      sum += d * d;
-    }
-    if (sum > most) return Infinity;
-  }
-  return sqrt(sum / n);
-}
-
 /** Blocks per side of a patch's coarse view. */
 const BLOCKS = 4;
 
@@ -184,12 +205,12 @@ const BLOCKS = 4;
  * A patch's coarse view: the mean of each channel over BLOCKS×BLOCKS blocks, times the square root of the
  * block's pixel count, so that the squared distance between two coarse views never exceeds the summed
  * squared distance between the patches (each block's pixels differ at least by their means' difference).
- * Written into `into` when given (of the view's length).
+ * The kernel's `coarseOf` (assembly/patch.ts) gives the same floats for the cells' patches.
  */
-export function coarseOf(patch: Patch, into?: Float64Array): Float64Array {
+export function coarseOf(patch: Patch): Float64Array {
   const { size, rgb } = patch;
   const blocks = min(BLOCKS, size);
-  const out = into && into.length === blocks * blocks * 3 ? into : new Float64Array(blocks * blocks * 3);
+  const out = new Float64Array(blocks * blocks * 3);
   for (let by = 0; by < blocks; by++) {
     const y0 = floor((by * size) / blocks);
     const y1 = floor(((by + 1) * size) / blocks);
@@ -214,14 +235,4 @@ export function coarseOf(patch: Patch, into?: Float64Array): Float64Array {
     }
   }
   return out;
-}
-
-/** A lower bound of the RMS distance between two patches of one size, from their coarse views alone. */
-export function coarseDistance(a: Float64Array, b: Float64Array, size: number): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) {
-    const d = a[i] - b[i];
-    sum += d * d;
-  }
-  return sqrt(sum / (size * size * 3));
 }

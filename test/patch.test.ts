@@ -1,7 +1,7 @@
 // The WebAssembly cell resampler against a plain reading of area averaging: each patch pixel the mean of the
 // source area it covers, each source pixel weighted by the part of it inside.
 import sharp from 'sharp';
-import { cellPatch, rmsDistance } from '../src/patch';
+import { cellPatch, edgeSums, rmsDistance, templateDistances } from '../src/patch';
 import { nearestDistances } from '../src/nearest';
 import { prepareTemplates } from '../src/templates';
 import { loadSkin } from '../src/skin';
@@ -92,4 +92,42 @@ describe('a cell\'s nearest template, measured in the kernel', () => {
     const found = nearestDistances(image, grid, skin, cells);
     cells.forEach(([row, col], i) => expect(found[i]).toBeCloseTo(plain(image, grid, skin, row, col), 9));
   });
+});
+
+test('a patch\'s distances to each template: the RMS difference, Infinity past the limit, and a lower bound from the coarse views', async () => {
+  const skin = await loadSkin('gnome-mines-default');
+  const grid = { rows: 4, cols: 4, left: 3.5, top: 2.25, pitchX: 29.7, pitchY: 29.7 };
+  const prepared = prepareTemplates(skin, grid);
+  const image = noise(130, 130, 21);
+  for (const [row, col] of [[0, 0], [2, 3]]) {
+    prepared.groups.forEach(({ size, templates }, g) => {
+      const patch = cellPatch(image, grid, row, col, skin.inset, size);
+      const distances = templateDistances(prepared, patch);
+      templates.forEach((t, i) => {
+        const plain = rmsDistance(patch, t.patch);
+        expect(distances.within(g, i, Infinity)).toBeCloseTo(plain, 9);
+        expect(distances.within(g, i, plain * 1.01)).toBeCloseTo(plain, 9);
+        expect(distances.within(g, i, plain * 0.5)).toBe(Infinity);
+        expect(distances.bound(g, i)).toBeLessThanOrEqual(plain + 1e-9);
+      });
+    });
+  }
+});
+
+test('edge sums: the summed grey step between neighbouring columns (or rows) over a band', () => {
+  const image = noise(60, 50, 31);
+  const grey = (x: number, y: number) => {
+    const p = 4 * (y * image.width + x);
+    return image.data[p] * 0.3 + image.data[p + 1] * 0.59 + image.data[p + 2] * 0.11;
+  };
+  const [from, to, acrossFrom, acrossTo] = [-2, 40, 5, 30];
+  for (const vertical of [true, false]) {
+    const sums = edgeSums(image, vertical, from, to, acrossFrom, acrossTo);
+    expect(sums.length).toBe(to - from + 1);
+    for (let k = from; k <= to; k++) {
+      let plain = 0;
+      for (let j = acrossFrom; j < acrossTo && k >= 1; j++) plain += Math.abs(vertical ? grey(k, j) - grey(k - 1, j) : grey(j, k) - grey(j, k - 1));
+      expect(sums[k - from]).toBeCloseTo(plain, 9);
+    }
+  }
 });
