@@ -1,9 +1,10 @@
-// A cell's pixels resampled by area averaging (src/patch.ts's cellPatch), a cell's distance to its nearest
-// template (src/nearest.ts), and the edge profiles that align a grid's lines (src/align.ts), in WebAssembly (AssemblyScript), with the same f64 arithmetic in the same order:
-// the same floats. Images stay in memory between calls, in one of two slots, so a screenshot is copied once
-// however many of its cells are read, even between reads of templates. Linear memory:
-//   small slot (SMALL bytes: templates) | large slot (the screenshot) | a skin's prepared templates | scratch
-// Memory grows and is never given back; the JS side drops an instance that grew large.
+// The cells' kernel, in WebAssembly (AssemblyScript): a cell's pixels resampled by area averaging (src/patch.ts's
+// cellPatch), its distances to the templates (src/nearest.ts, src/classify.ts) and the edge profiles that align a
+// grid's lines (src/align.ts), with the same f64 arithmetic in the same order as the JS they replaced: the same
+// floats. Images stay in memory between calls, in one of two slots, so a screenshot is copied once however many
+// of its cells are read, even between reads of templates. Linear memory:
+//   small slot (SMALL bytes: a template) | large slot (the screenshot) | a skin's prepared templates | scratch
+// Memory grows and is never given back; the JS side makes a new instance past a limit.
 
 /** Images of up to this many bytes of RGBA go to the small slot. */
 export const SMALL: i32 = 1 << 16;
@@ -151,9 +152,9 @@ const BLOCKS: i32 = 4;
 const SLACK: f64 = 1e-6;
 
 /**
- * The cell's distance to its nearest template, as src/nearest.ts's `measure` documents: the cell's patch at each
- * template size, every template's coarse lower bound, the nearest-looking template measured first, then only
- * those whose bound is under the nearest so far. The cell spans `spanX` × `spanY` from (left, top).
+ * The cell's distance to its nearest template (of the skin written by `skin`): the cell's patch at each
+ * template size and its coarse view, every template's coarse lower bound; the nearest-looking template measured
+ * first, then only those whose bound is under the nearest so far. The cell spans `spanX` × `spanY` from (left, top).
  */
 export function nearest(slot: i32, w: i32, h: i32, left: f64, spanX: f64, top: f64, spanY: f64): f64 {
   useImage(slot, w, h);
