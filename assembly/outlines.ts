@@ -6,6 +6,8 @@
 // The runs, boxes and squares are sized as they are found. Memory grows and is never given back, so the JS side
 // drops an instance that grew large.
 
+import { reserve } from './memory';
+
 const EDGE_STEP: i32 = 10;
 const RADIUS: i32 = 7;
 /** A run: start, end (exclusive), value, parent (its union–find representative): four i32. */
@@ -24,13 +26,6 @@ let prefixAt: usize = 0;
 let rowsAt: usize = 0;
 let runsAt: usize = 0;
 let squaresStart: usize = 0;
-
-function reserve(end: usize): void {
-  const have = (<usize>memory.size()) << 16;
-  if (end <= have) return;
-  const pages = <i32>((end - have + 0xffff) >> 16);
-  if (memory.grow(pages) < 0) unreachable();
-}
 
 /** Rows of RGBA the JS side writes at once to `band`'s address. */
 export const BAND_ROWS: i32 = 32;

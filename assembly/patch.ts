@@ -6,6 +6,8 @@
 //   small slot (SMALL bytes: a template) | large slot (the screenshot) | a skin's prepared templates | scratch
 // Memory grows and is never given back; the JS side makes a new instance past a limit.
 
+import { reserve } from './memory';
+
 /** Images of up to this many bytes of RGBA go to the small slot. */
 export const SMALL: i32 = 1 << 16;
 
@@ -14,13 +16,6 @@ let skinBytes: usize = 0;
 let width: i32 = 0;
 let height: i32 = 0;
 let imageAt: usize = 0;
-
-function reserve(end: usize): void {
-  const have = (<usize>memory.size()) << 16;
-  if (end <= have) return;
-  const pages = <i32>((end - have + 0xffff) >> 16);
-  if (memory.grow(pages) < 0) unreachable();
-}
 
 function smallAt(): usize {
   return (__heap_base + 15) & ~15;
@@ -158,35 +153,25 @@ const SLACK: f64 = 1e-6;
  */
 export function nearest(slot: i32, w: i32, h: i32, left: f64, spanX: f64, top: f64, spanY: f64): f64 {
   useImage(slot, w, h);
-  const table = skinAt();
-  const groups = load<i32>(table);
-  // per group: its patch, its coarse view, and each template's bound
+  const groups = load<i32>(skinAt());
+  // per group, in scratch: its patch, its coarse view, each template's bound
   let free = scratchAt();
   for (let g = 0; g < groups; g++) {
-    const group = table + 4 + 16 * <usize>g;
-    const size = load<i32>(group);
-    const count = load<i32>(group, 4);
-    store<i32>(group, <i32>free, 12);
-    free += (recordBytes(size) + 8 * <usize>count + 15) & ~15;
+    store<i32>(groupAt(g), <i32>free, 12);
+    free += (recordBytes(load<i32>(groupAt(g))) + 8 * <usize>load<i32>(groupAt(g), 4) + 15) & ~15;
   }
   reserve(free);
   let first = Infinity;
   let firstGroup = 0;
   let firstIndex = 0;
   for (let g = 0; g < groups; g++) {
-    const group = table + 4 + 16 * <usize>g;
-    const size = load<i32>(group);
-    const count = load<i32>(group, 4);
-    const records = table + <usize>load<i32>(group, 8);
-    const patchAt = <usize>load<i32>(group, 12);
-    const coarseAt = patchAt + patchBytes(size);
-    const boundsAt = patchAt + recordBytes(size);
+    const size = load<i32>(groupAt(g));
+    const patchAt = <usize>load<i32>(groupAt(g), 12);
     patchInto(patchAt, left, spanX / <f64>size, top, spanY / <f64>size, size, free);
-    coarseOf(patchAt, size, coarseAt);
-    const record = recordBytes(size);
-    for (let i = 0; i < count; i++) {
-      const bound = coarseDistance(coarseAt, records + <usize>i * record + patchBytes(size), size);
-      store<f64>(boundsAt + 8 * <usize>i, bound);
+    coarseOf(patchAt, size, patchAt + patchBytes(size));
+    for (let i = 0; i < load<i32>(groupAt(g), 4); i++) {
+      const bound = coarseDistance(patchAt + patchBytes(size), templateAt(g, i) + patchBytes(size), size);
+      store<f64>(patchAt + recordBytes(size) + 8 * <usize>i, bound);
       if (bound < first) {
         first = bound;
         firstGroup = g;
@@ -194,23 +179,22 @@ export function nearest(slot: i32, w: i32, h: i32, left: f64, spanX: f64, top: f
       }
     }
   }
-  const firstAt = table + 4 + 16 * <usize>firstGroup;
-  const firstSize = load<i32>(firstAt);
-  let best = rmsWithin(<usize>load<i32>(firstAt, 12), table + <usize>load<i32>(firstAt, 8) + <usize>firstIndex * recordBytes(firstSize), firstSize, Infinity);
+  let best = rmsWithin(<usize>load<i32>(groupAt(firstGroup), 12), templateAt(firstGroup, firstIndex), load<i32>(groupAt(firstGroup)), Infinity);
   for (let g = 0; g < groups; g++) {
-    const group = table + 4 + 16 * <usize>g;
-    const size = load<i32>(group);
-    const count = load<i32>(group, 4);
-    const records = table + <usize>load<i32>(group, 8);
-    const patchAt = <usize>load<i32>(group, 12);
-    const boundsAt = patchAt + recordBytes(size);
-    for (let i = 0; i < count; i++) {
-      if (load<f64>(boundsAt + 8 * <usize>i) > best + SLACK || (g == firstGroup && i == firstIndex)) continue;
-      const distance = rmsWithin(patchAt, records + <usize>i * recordBytes(size), size, best);
+    const size = load<i32>(groupAt(g));
+    const patchAt = <usize>load<i32>(groupAt(g), 12);
+    for (let i = 0; i < load<i32>(groupAt(g), 4); i++) {
+      if (load<f64>(patchAt + recordBytes(size) + 8 * <usize>i) > best + SLACK || (g == firstGroup && i == firstIndex)) continue;
+      const distance = rmsWithin(patchAt, templateAt(g, i), size, best);
       if (distance < best) best = distance;
     }
   }
   return best;
+}
+
+/** Group g of the skin's table: its template size, template count, records' offset, and its scratch (i32 each). */
+function groupAt(g: i32): usize {
+  return skinAt() + 4 + 16 * <usize>g;
 }
 
 /** A prepared template: its patch (f32) and coarse view (f64, from the next multiple of 8 bytes). */
@@ -342,7 +326,5 @@ export function within(g: i32, i: i32, limit: f64): f64 {
 }
 
 function templateAt(g: i32, i: i32): usize {
-  const table = skinAt();
-  const group = table + 4 + 16 * <usize>g;
-  return table + <usize>load<i32>(group, 8) + <usize>i * recordBytes(load<i32>(group));
+  return skinAt() + <usize>load<i32>(groupAt(g), 8) + <usize>i * recordBytes(load<i32>(groupAt(g)));
 }
