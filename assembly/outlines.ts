@@ -8,12 +8,15 @@
 
 import { reserve } from './memory';
 
+/** A step of this much (0–255) between neighbours makes both edge pixels (OpenCV's Canny at 20/60 ≈ 5/15). */
 const EDGE_STEP: i32 = 10;
+/** The local threshold's window is 2 × RADIUS + 1 pixels a side (OpenCV's adaptive mean threshold: block 15, C 2). */
 const RADIUS: i32 = 7;
 /** A run: start, end (exclusive), value, parent (its union–find representative): four i32. */
 const RUN: usize = 16;
 /** A region's box, at its root run: left, top, right, bottom, size: five i32. */
 const BOX: usize = 20;
+/** A square found: left, top, width, height: four i32. */
 const SQUARE: usize = 16;
 
 let width: i32 = 0;

@@ -1,4 +1,5 @@
 // A cell's pixels as a small fixed-size patch, and distances between patches: what templates are matched on.
+// Also the JS side of the cells' WebAssembly kernel (assembly/patch.ts), which does the per-pixel work.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Grid, RgbaImage } from './types';
@@ -98,8 +99,9 @@ export interface TemplateDistances {
 }
 
 /**
- * The patch's distances to the prepared templates, measured in WebAssembly, the same floats as `coarseDistance`
- * and `rmsDistanceWithin`. Valid until the next call into the kernel (a patch, another patch's distances).
+ * The patch's distances to the prepared templates, measured in WebAssembly: the bound compares coarse views
+ * (`coarseOf`), the distance stops past its limit (checked every row of pixels). Valid until the next call into
+ * the kernel (a patch, another patch's distances).
  */
 export function templateDistances(prepared: PreparedSkin, patch: Patch): TemplateDistances {
   const kernel = patchKernel();
