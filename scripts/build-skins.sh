@@ -36,3 +36,5 @@ node scripts/learn-counters.js
 node scripts/learn-lost.js
 # question marks (?) and wrong flags (!) from the captures in fixtures/marks/learn (scripts/capture-marks.py)
 node scripts/learn-marks.js
+# the built-in skins as the runs read them (src/skinpack.ts)
+node scripts/pack-skins.js

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Cell, CounterFont, CounterModel, CounterPlace, FontGlyph, Skin, Template } from './types';
 import { glyphFromImage, shapeOf } from './glyphs';
 import { decodeSkinImage } from './decode';
-import { writePng } from './render';
+import { writeFileAtomic, writePng } from './render';
+import { packed, packOf, SKIN_PACK, stampOf } from './skinpack';
 
 /** Where the built-in skins live: `skins/` at the package root (one level above src/ and dist/). */
 export const BUILTIN_SKINS = path.resolve(__dirname, '..', 'skins');
@@ -21,16 +22,21 @@ interface SkinJson {
 
 export class SkinError extends Error {}
 
-/** Loads a skin from a folder, or a built-in skin by name. */
+/** Loads a skin from a folder, or a built-in skin by name (as packed by the build when its folder is unchanged). */
 export async function loadSkin(nameOrDir: string): Promise<Skin> {
-  const dir = (await isDir(nameOrDir)) ? nameOrDir : path.join(BUILTIN_SKINS, nameOrDir);
+  const { dir, builtin } = await folderOf(nameOrDir);
+  let text: string;
   let json: SkinJson;
   try {
-    json = JSON.parse(await fs.readFile(path.join(dir, 'skin.json'), 'utf8')) as SkinJson;
+    text = await fs.readFile(path.join(dir, 'skin.json'), 'utf8');
+    json = JSON.parse(text) as SkinJson;
   } catch {
     throw new SkinError(`no skin named '${nameOrDir}' (a built-in name or a folder with skin.json)`);
   }
-  const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.png') && labelOf(f) !== null).sort();
+  const listing = await fs.readdir(dir);
+  const fromPack = builtin ? packed(`skin:${nameOrDir}`, stampOf(listing, text)) : undefined;
+  if (fromPack) return fromPack;
+  const files = listing.filter((f) => f.endsWith('.png') && labelOf(f) !== null).sort();
   const templates: Template[] = await Promise.all(
     files.map(async (file) => ({ label: labelOf(file) as Cell, image: await decodeSkinImage(path.join(dir, file)) })),
   );
@@ -44,14 +50,19 @@ export async function loadSkin(nameOrDir: string): Promise<Skin> {
  * chosen (hundreds of glyphs).
  */
 export async function loadCounter(nameOrDir: string): Promise<CounterModel | null> {
-  const dir = (await isDir(nameOrDir)) ? nameOrDir : path.join(BUILTIN_SKINS, nameOrDir);
+  const { dir, builtin } = await folderOf(nameOrDir);
+  let text: string;
   let json: { kind: CounterModel['kind']; places: CounterPlace[]; fonts?: FontJson[] };
   try {
-    json = JSON.parse(await fs.readFile(path.join(dir, 'counter.json'), 'utf8'));
+    text = await fs.readFile(path.join(dir, 'counter.json'), 'utf8');
+    json = JSON.parse(text);
   } catch {
     return null;
   }
-  const files = (await fs.readdir(dir)).filter((f) => /^counter-(\d|slash)(-[a-z]+)?\.png$/.test(f)).sort();
+  const listing = await fs.readdir(dir);
+  const fromPack = builtin ? packed(`counter:${nameOrDir}`, stampOf(listing, text)) : undefined;
+  if (fromPack !== undefined) return fromPack;
+  const files = listing.filter((f) => /^counter-(\d|slash)(-[a-z]+)?\.png$/.test(f)).sort();
   const glyphs = await Promise.all(files.map(async (file) => ({
     char: glyphChar(file),
     shape: shapeOf(glyphFromImage(await decodeSkinImage(path.join(dir, file)))),
@@ -104,6 +115,28 @@ function labelOf(file: string): Cell | null {
   const name = file.replace(/\.png$/, '').replace(/-[a-z]$/, '');
   if (/^[0-8]$/.test(name)) return name;
   return LABELS[name] ?? null;
+}
+
+/** A folder given, or the built-in skin of that name. */
+async function folderOf(nameOrDir: string): Promise<{ dir: string; builtin: boolean }> {
+  return (await isDir(nameOrDir)) ? { dir: nameOrDir, builtin: false } : { dir: path.join(BUILTIN_SKINS, nameOrDir), builtin: true };
+}
+
+/**
+ * Writes dist/skins.pack (skinpack.ts) from the built-in skins' folders, read from their PNGs: the build's last
+ * step, and after skins are rebuilt (scripts/build-skins.sh).
+ */
+export async function packSkins(target = SKIN_PACK): Promise<void> {
+  const entries = [];
+  for (const name of await builtinSkinNames()) {
+    const dir = path.join(BUILTIN_SKINS, name);
+    const listing = await fs.readdir(dir);
+    const skinJson = await fs.readFile(path.join(dir, 'skin.json'), 'utf8');
+    entries.push({ key: `skin:${name}` as const, stamp: stampOf(listing, skinJson), value: await loadSkin(dir) });
+    const counterJson = await fs.readFile(path.join(dir, 'counter.json'), 'utf8').catch(() => null);
+    if (counterJson !== null) entries.push({ key: `counter:${name}` as const, stamp: stampOf(listing, counterJson), value: await loadCounter(dir) });
+  }
+  await writeFileAtomic(target, packOf(entries));
 }
 
 async function isDir(p: string): Promise<boolean> {
