@@ -1,6 +1,6 @@
 // The built-in skins as `npm run build` decoded them: dist/skins.pack holds each skin's templates and counter
 // (v8's serialisation), read in one go instead of ~2 800 small PNGs, ~1 900 counter glyphs of them shaped anew
-// (~80 ms of a fresh run that tries every skin, and of each batch worker). An entry is used only while its
+// (~70 ms of a fresh run that tries every skin, and of each batch worker). An entry is used only while its
 // folder lists the same files and the same JSON as when it was packed; any other skin is read from its PNGs.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
