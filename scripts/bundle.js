@@ -1,0 +1,39 @@
+// npm run build:bundle: dist/cli.js and all it requires in one file, dist/cli.bundle.js, so that the CLI
+// reads and compiles one file (from its code cache, src/codecache.ts) instead of ~250: ours, yargs',
+// logic-solver's, and sharp's JavaScript. sharp's native binary and its libvips stay where npm put them: each
+// require of a binary or of an @img/sharp-* package in sharp's files is made from sharp's own folder, as unbundled.
+// OpenCV (a 10 MB file, loaded only when our own outline finder finds no board) stays outside.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const esbuild = require('esbuild');
+
+const root = path.join(__dirname, '..');
+const SHARP_FILE = /[\\/]node_modules[\\/]sharp[\\/]dist[\\/][^\\/]+\.cjs$/;
+const NATIVE = /\brequire\((["'`])((?:@img\/sharp-|\.\.\/src\/build\/)[^"'`]*)\1\)/g;
+
+const sharpFromItsFolder = {
+  name: 'sharp-from-its-folder',
+  setup(build) {
+    build.onLoad({ filter: SHARP_FILE }, (args) => {
+      const source = fs.readFileSync(args.path, 'utf8');
+      const contents = source.replace(NATIVE, (_, quote, target) => `sharpRequire(${quote}${target}${quote})`);
+      if (contents === source) return undefined;
+      const from = "require('node:module').createRequire(require('node:module').createRequire(__filename).resolve('sharp'))";
+      return { contents: `const sharpRequire = ${from};\n${contents}`, loader: 'js' };
+    });
+  },
+};
+
+esbuild.build({
+  entryPoints: [path.join(root, 'dist', 'cli.js')],
+  outfile: path.join(root, 'dist', 'cli.bundle.js'),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  external: ['@techstark/opencv-js'],
+  plugins: [sharpFromItsFolder],
+  logLevel: 'warning',
+}).catch(() => {
+  process.exitCode = 1;
+});
