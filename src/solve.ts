@@ -2,10 +2,10 @@
 // The only file that touches logic-solver. The solver knows no geometry, only constraints.
 import { debuglog } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
 import type { Deductions, Problem } from './types';
 import { byRowCol, deduce, deducePartial, LIMITS, withFixed } from './certain';
 import { reduce, type Shape, shapeOf } from './space';
+import { plainAsm } from './asm';
 
 const trace = debuglog('mine-assist');
 
@@ -62,12 +62,8 @@ function startCall(): Call {
   return { Logic, solver, active, need, fresh: () => newVariable(current) };
 }
 
-/**
- * logic-solver's MiniSat is asm.js: validating it as asm.js costs ~90 ms at load, as plain JIT-compiled
- * JavaScript it solves about as fast here (mine01 deductions ~1 ms slower warm). No other asm.js runs here.
- */
 function loadLogic(): LogicModule {
-  setFlagsFromString('--no-validate-asm');
+  plainAsm();
   return require('logic-solver') as LogicModule; // eslint-disable-line @typescript-eslint/no-require-imports
 }
 

@@ -1,0 +1,54 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+// The CLI's bundle runs from the code cache the build saved (src/codecache.ts), and only from a cache made
+// from the very same bundle. Each case loads the bundle in a fresh node, as the CLI does.
+
+const DIST = path.join(__dirname, '..', 'dist');
+const BUNDLE = path.join(DIST, 'cli.bundle.js');
+const CACHE = path.join(DIST, 'cli.cache');
+
+let dir: string;
+beforeAll(() => {
+  // beside the bundle, so that its copies find the same node_modules
+  dir = mkdtempSync(path.join(DIST, 'codecache-test-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Loads `bundle` with `cache` in a fresh node: whether the cache was used, and whether the CLI's main is there. */
+function load(bundle: string, cache: string): { cached: boolean; main: string } {
+  const script = `const l = require(${JSON.stringify(path.join(DIST, 'codecache.js'))}).requireCached(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});
+    process.stdout.write(JSON.stringify({ cached: l.cached, main: typeof l.exports.main }));`;
+  const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  return JSON.parse(run.stdout);
+}
+
+test('the build saved a cache of the bundle that V8 takes, wherever the bundle is (npm test builds first)', () => {
+  expect(load(BUNDLE, CACHE)).toEqual({ cached: true, main: 'function' });
+  const moved = path.join(dir, 'moved.js');
+  copyFileSync(BUNDLE, moved);
+  expect(load(moved, CACHE)).toEqual({ cached: true, main: 'function' });
+});
+
+test('a cache made from another bundle of the same length is not used: the bundle is compiled as usual', () => {
+  const source = readFileSync(BUNDLE, 'utf8');
+  const changed = path.join(dir, 'changed.js');
+  const edited = source.replace('Finds the Minesweeper board', 'Finds the Minesweeper b0ard');
+  expect(edited).not.toBe(source);
+  expect(Buffer.byteLength(edited)).toBe(Buffer.byteLength(source));
+  writeFileSync(changed, edited);
+  expect(load(changed, CACHE)).toEqual({ cached: false, main: 'function' });
+});
+
+test('without a cache, or with a damaged one, the bundle still loads', () => {
+  expect(load(BUNDLE, path.join(dir, 'none.cache'))).toEqual({ cached: false, main: 'function' });
+  const damaged = path.join(dir, 'damaged.cache');
+  const bytes = readFileSync(CACHE);
+  bytes.fill(7, 40, 4000); // V8 does not check: run with this, it crashes
+  writeFileSync(damaged, bytes);
+  expect(load(BUNDLE, damaged)).toEqual({ cached: false, main: 'function' });
+  writeFileSync(damaged, 'short');
+  expect(load(BUNDLE, damaged)).toEqual({ cached: false, main: 'function' });
+});
