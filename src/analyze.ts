@@ -6,7 +6,7 @@ import { scaleGrid, shrinkImage } from './pixels';
 import { analyzePosition, rereadings } from './position';
 import { parseCellName } from './board';
 import { counterTotal, readCounter } from './counter';
-import { readBoard, regionOf, type SkinReading } from './read';
+import { preloadSkins, readBoard, regionOf, type SkinReading } from './read';
 import { loadCounter } from './skin';
 import { cutSides, openSides, type Side } from './cut';
 
@@ -35,7 +35,9 @@ export async function analyzeImage(input: string | Buffer, file: string, options
   let image: RgbaImage | null = null;
   const found: Partial<Analysis> = {};
   try {
-    image = await decode(input);
+    const decoding = decode(input);
+    preloadSkins(options.skin);
+    image = await decoding;
     const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found, () => isJpeg(input));
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
     const cut = cutSides(image, grid);

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Analysis, Coord, Grid, RgbaImage } from './types';
 import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
 import { parseBoard, parseCellName } from './board';
-import { type Marks, render, renderDebug, writeFileAtomic } from './render';
+import { type Marks, render, renderDebug, warmRender, writeFileAtomic } from './render';
 import { debugView } from './debug';
 import { availableParallelism, runInWorkers, workerScript } from './workers';
 import { suggestionText } from './report';
@@ -126,6 +126,7 @@ async function writeSummary(target: string, results: FileResult[]): Promise<void
 
 async function runOne({ file, name }: Input, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {
   if (/\.txt$/i.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null, debug: null, ms: 0 };
+  warmRender();
   const { analysis, image } = await analyzeImage(file, file, options);
   const output = outputPath(file, name, options.output, toFolder);
   try {

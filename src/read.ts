@@ -81,6 +81,16 @@ function readSkinless(view: RgbaImage, grid: Grid, atLeast = 0): SkinReading {
 
 const skinCache = new Map<string, Promise<Skin>>();
 
+/**
+ * Starts loading the skins a reading will try, so that it happens while the screenshot decodes (on libvips'
+ * threads). A skin that fails to load fails the reading, as before: its error waits for it.
+ */
+export function preloadSkins(skinName: string | undefined): void {
+  if (skinName === 'none') return;
+  const loading = skinName ? cachedSkin(skinName) : builtinSkinNames().then((names) => Promise.all(names.map(cachedSkin)));
+  loading.catch(() => undefined);
+}
+
 function cachedSkin(nameOrDir: string): Promise<Skin> {
   if (!skinCache.has(nameOrDir)) skinCache.set(nameOrDir, loadSkin(nameOrDir));
   return skinCache.get(nameOrDir) as Promise<Skin>;

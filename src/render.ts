@@ -37,6 +37,21 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks): Promis
   return pngOf({ ...image, data: paintedOver(image, overlay, area) });
 }
 
+let warmed: Promise<unknown> | undefined;
+
+/**
+ * Starts libvips' first text and first PNG on its own threads (fontconfig finding the fonts, the encoder set up:
+ * ~10 ms of a fresh process), to be done by the time an annotated image is drawn. Once per process; what fails
+ * here is the drawing's to report.
+ */
+export function warmRender(): void {
+  const text = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text y="8" font-family="DejaVu Sans, Arial, sans-serif" font-size="8">0</text></svg>';
+  warmed ??= Promise.all([
+    sharp(Buffer.from(text)).raw().toBuffer(),
+    sharp(Buffer.alloc(4), { raw: { width: 1, height: 1, channels: 4 } }).removeAlpha().png().toBuffer(),
+  ]).catch(() => undefined);
+}
+
 /**
  * A copy of the image's pixels with the overlay (straight alpha) painted over at `at`. Done here rather than by
  * libvips' composite, which blends every pixel of the image: half the drawing time of a 1280×1024 shot.
