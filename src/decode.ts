@@ -30,7 +30,11 @@ export async function decode(input: string | Buffer): Promise<RgbaImage> {
 
 /** An image of a skin (a template, a counter glyph): read as a plain PNG when it is one (png.ts), else by `decode`. */
 export async function decodeSkinImage(file: string): Promise<RgbaImage> {
-  const bytes = readSmallFile(file);
+  return decodeSkinBytes(readSkinFile(file), file);
+}
+
+/** The same, for a file already read (`readSkinFile`). */
+export async function decodeSkinBytes(bytes: Buffer | null, file: string): Promise<RgbaImage> {
   return (bytes && readPlainPng(bytes)) ?? decode(bytes ?? file);
 }
 
@@ -38,7 +42,7 @@ export async function decodeSkinImage(file: string): Promise<RgbaImage> {
  * A skin's file read at once (a few hundred bytes: a read through the thread pool costs more than it), or null
  * when it cannot be (decode then says why).
  */
-function readSmallFile(file: string): Buffer | null {
+export function readSkinFile(file: string): Buffer | null {
   try {
     return readFileSync(file);
   } catch {

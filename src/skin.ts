@@ -2,9 +2,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Cell, CounterFont, CounterModel, CounterPlace, FontGlyph, Skin, Template } from './types';
 import { glyphFromImage, shapeOf } from './glyphs';
-import { decodeSkinImage } from './decode';
+import { decodeSkinBytes, decodeSkinImage, readSkinFile } from './decode';
 import { writeFileAtomic, writePng } from './render';
-import { packed, packOf, SKIN_PACK, stampOf } from './skinpack';
+import { contentStamp, FOLDER_PACK, folderPacked, folderPackOf, packed, packOf, SKIN_PACK, type SkinFile, stampOf } from './skinpack';
 
 /** Where the built-in skins live: `skins/` at the package root (one level above src/ and dist/). */
 export const BUILTIN_SKINS = path.resolve(__dirname, '..', 'skins');
@@ -36,9 +36,19 @@ export async function loadSkin(nameOrDir: string): Promise<Skin> {
   const listing = await fs.readdir(dir);
   const fromPack = builtin ? packed(`skin:${nameOrDir}`, stampOf(listing, text)) : undefined;
   if (fromPack) return fromPack;
-  const files = listing.filter((f) => f.endsWith('.png') && labelOf(f) !== null).sort();
+  const files = templateFiles(dir, listing);
+  const fromFolder = builtin ? undefined : folderPacked(dir, contentStamp(files, text));
+  return fromFolder ?? skinFromPngs(json, files, nameOrDir);
+}
+
+/** The folder's template PNGs, read (null: unreadable, for decoding to say why). */
+function templateFiles(dir: string, listing: string[]): SkinFile[] {
+  return listing.filter((f) => f.endsWith('.png') && labelOf(f) !== null).sort().map((name) => ({ name, bytes: readSkinFile(path.join(dir, name)) }));
+}
+
+async function skinFromPngs(json: SkinJson, files: SkinFile[], nameOrDir: string): Promise<Skin> {
   const templates: Template[] = await Promise.all(
-    files.map(async (file) => ({ label: labelOf(file) as Cell, image: await decodeSkinImage(path.join(dir, file)) })),
+    files.map(async ({ name, bytes }) => ({ label: labelOf(name) as Cell, image: await decodeSkinBytes(bytes, path.join(nameOrDir, name)) })),
   );
   if (!templates.length) throw new SkinError(`skin '${nameOrDir}' has no templates`);
   return { ...json, templates };
@@ -94,17 +104,25 @@ export async function builtinSkinNames(): Promise<string[]> {
   return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
 }
 
-/** Writes skin.json and one PNG per template (`1.png`, `1-b.png`, … for several samples of a label). */
+/**
+ * Writes skin.json and one PNG per template (`1.png`, `1-b.png`, … for several samples of a label), and
+ * skin.pack: the templates as read back from those PNGs (skinpack.ts). A built-in skin's folder gets none:
+ * the build packs those into dist/skins.pack.
+ */
 export async function saveSkin(skin: Skin, dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
   const { templates, ...json } = skin;
-  await fs.writeFile(path.join(dir, 'skin.json'), JSON.stringify(json, null, 2) + '\n');
+  const text = JSON.stringify(json, null, 2) + '\n';
+  await fs.writeFile(path.join(dir, 'skin.json'), text);
   const seen = new Map<Cell, number>();
   for (const t of templates) {
     const n = seen.get(t.label) ?? 0;
     seen.set(t.label, n + 1);
     await writePng(t.image, path.join(dir, `${FILE_NAMES[t.label] ?? t.label}${suffix(n)}.png`));
   }
+  if (path.dirname(path.resolve(dir)) === BUILTIN_SKINS) return;
+  const files = templateFiles(dir, await fs.readdir(dir));
+  await writeFileAtomic(path.join(dir, FOLDER_PACK), folderPackOf(await skinFromPngs(JSON.parse(text), files, dir), contentStamp(files, text)));
 }
 
 function suffix(n: number): string {

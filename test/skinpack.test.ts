@@ -1,8 +1,10 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BUILTIN_SKINS, builtinSkinNames, loadCounter, loadSkin, packSkins } from '../src/skin';
-import { packed, packOf, SKIN_PACK, stampOf, usePack } from '../src/skinpack';
+import { BUILTIN_SKINS, builtinSkinNames, loadCounter, loadSkin, packSkins, saveSkin } from '../src/skin';
+import { contentStamp, FOLDER_PACK, folderPacked, folderPackOf, packed, packOf, SKIN_PACK, stampOf, usePack } from '../src/skinpack';
+import { decode } from '../src/decode';
+import { writePng } from '../src/render';
 
 // The built-in skins as the build packs them (dist/skins.pack) must load exactly as their PNGs read: every
 // template's pixels, every counter glyph's shape and font coverage. A folder that changed since is read from
@@ -103,4 +105,42 @@ test('no pack, or a damaged one: the skins are read from their PNGs', async () =
     expect(packed('skin:xbomb', stampOfFolder('xbomb', 'skin.json'))).toBeUndefined();
     expect(await loadSkin('xbomb')).toEqual(fromPngs);
   }
+});
+
+describe("a learned skin's own pack (skin.pack beside its PNGs)", () => {
+  const templatesOf = (folder: string) => readdirSync(folder).filter((f) => f.endsWith('.png')).sort();
+  const stampOfLearned = (folder: string) =>
+    contentStamp(templatesOf(folder).map((name) => ({ name, bytes: readFileSync(path.join(folder, name)) })), readFileSync(path.join(folder, 'skin.json'), 'utf8'));
+  const saved = async (name: string) => {
+    const folder = path.join(dir, name);
+    await saveSkin(await loadSkin(path.join(BUILTIN_SKINS, 'xbomb')), folder);
+    return folder;
+  };
+
+  test('saveSkin writes it, and the skin loads from it exactly as from the PNGs', async () => {
+    const folder = await saved('learned');
+    expect(existsSync(path.join(folder, FOLDER_PACK))).toBe(true);
+    const fromPack = await loadSkin(folder);
+    expect(folderPacked(folder, stampOfLearned(folder))).toBeDefined();
+    rmSync(path.join(folder, FOLDER_PACK));
+    const fromPngs = await loadSkin(folder);
+    expect(canonical(fromPack)).toEqual(canonical(fromPngs));
+    expect(fromPack.templates.length).toBe(templatesOf(folder).length);
+  });
+
+  test('it is used while the PNGs and skin.json are as packed; a changed PNG, a damaged pack: the PNGs are read', async () => {
+    const folder = await saved('marked');
+    const fromPngs = await loadSkin(path.join(BUILTIN_SKINS, 'xbomb'));
+    writeFileSync(path.join(folder, FOLDER_PACK), folderPackOf({ ...fromPngs, maxRatio: 0.123 }, stampOfLearned(folder)));
+    expect((await loadSkin(folder)).maxRatio).toBe(0.123);
+    const first = path.join(folder, templatesOf(folder)[0]);
+    const image = await decode(first);
+    image.data[0] ^= 0xff;
+    await writePng(image, first);
+    const read = await loadSkin(folder);
+    expect(read.maxRatio).toBe(fromPngs.maxRatio);
+    expect(read.templates[0].image.data[0]).toBe(image.data[0]);
+    writeFileSync(path.join(folder, FOLDER_PACK), Buffer.from('not a pack'));
+    expect((await loadSkin(folder)).maxRatio).toBe(fromPngs.maxRatio);
+  });
 });
