@@ -67,10 +67,13 @@ async function stages(file, skinName) {
   return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
 }
 
+/** Runs of the CLI per case: a fresh process swings by ±15 % from one run to the next here. */
+const WHOLE_RUNS = 15;
+
 /** @param {string[]} args */
 function wholeProcess(args) {
   const runs = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < WHOLE_RUNS; i++) {
     const t = performance.now();
     execFileSync(process.execPath, [path.join(ROOT, 'bin/mine-assist.js'), ...args], { stdio: 'ignore' });
     runs.push(performance.now() - t);
@@ -100,7 +103,7 @@ async function main() {
   const copies = await copiesTable();
   const batch = batchTable(tmp);
   fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = analyzeImage + render; whole process: 5 runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
+  console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = analyzeImage + render; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
   console.log('\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one process after 5 warm-ups: analyzeImage + render, ms per screenshot');
   console.table(heldOut);
