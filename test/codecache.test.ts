@@ -17,10 +17,10 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Loads `bundle` with `cache` in a fresh node: whether the cache was used, and whether the CLI's main is there. */
-function load(bundle: string, cache: string): { cached: boolean; main: string } {
+function load(bundle: string, cache: string, nodeFlags: string[] = []): { cached: boolean; main: string } {
   const script = `const l = require(${JSON.stringify(path.join(DIST, 'codecache.js'))}).requireCached(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});
     process.stdout.write(JSON.stringify({ cached: l.cached, main: typeof l.exports.main }));`;
-  const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [...nodeFlags, '-e', script], { encoding: 'utf8' });
   expect(run.stderr).toBe('');
   return JSON.parse(run.stdout);
 }
@@ -40,6 +40,10 @@ test('a cache made from another bundle of the same length is not used: the bundl
   expect(Buffer.byteLength(edited)).toBe(Buffer.byteLength(source));
   writeFileSync(changed, edited);
   expect(load(changed, CACHE)).toEqual({ cached: false, main: 'function' });
+});
+
+test('a cache V8 does not take (another node, other V8 flags) is passed over: the bundle is compiled as usual', () => {
+  expect(load(BUNDLE, CACHE, ['--no-lazy-feedback-allocation'])).toEqual({ cached: false, main: 'function' });
 });
 
 test('without a cache, or with a damaged one, the bundle still loads', () => {
