@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 'use strict';
-// dist/cli.bundle.js is dist/cli.js and all it imports of ours, yargs' and logic-solver's in one file (npm run
-// build): one file to read, compiled from the code cache the build saved beside it (src/codecache.ts). Once main
-// has finished (every output written), the process exits at once, without tearing down V8's heap and libvips.
+// dist/cli.bundle.js is dist/cli.js and all it imports in one file, sharp's binaries and OpenCV apart
+// (scripts/bundle.js): one file to read, compiled from the code cache the build saved beside it (src/codecache.ts).
+// Once main has finished (every output written), the process exits at once, without tearing down V8's heap and
+// libvips.
 require('../dist/codecache.js')
   .requireCached()
   .exports.main(process.argv.slice(2))

@@ -38,7 +38,7 @@ export async function loadSkin(nameOrDir: string): Promise<Skin> {
   if (fromPack) return fromPack;
   const files = templateFiles(dir, listing);
   const fromFolder = builtin ? undefined : folderPacked(dir, contentStamp(files, text));
-  return fromFolder ?? skinFromPngs(json, files, nameOrDir);
+  return fromFolder ?? skinFromPngs(json, dir, files, nameOrDir);
 }
 
 /** The folder's template PNGs, read (null: unreadable, for decoding to say why). */
@@ -46,9 +46,9 @@ function templateFiles(dir: string, listing: string[]): SkinFile[] {
   return listing.filter((f) => f.endsWith('.png') && labelOf(f) !== null).sort().map((name) => ({ name, bytes: readSkinFile(path.join(dir, name)) }));
 }
 
-async function skinFromPngs(json: SkinJson, files: SkinFile[], nameOrDir: string): Promise<Skin> {
+async function skinFromPngs(json: SkinJson, dir: string, files: SkinFile[], nameOrDir: string): Promise<Skin> {
   const templates: Template[] = await Promise.all(
-    files.map(async ({ name, bytes }) => ({ label: labelOf(name) as Cell, image: await decodeSkinBytes(bytes, path.join(nameOrDir, name)) })),
+    files.map(async ({ name, bytes }) => ({ label: labelOf(name) as Cell, image: await decodeSkinBytes(bytes, path.join(dir, name)) })),
   );
   if (!templates.length) throw new SkinError(`skin '${nameOrDir}' has no templates`);
   return { ...json, templates };
@@ -122,7 +122,7 @@ export async function saveSkin(skin: Skin, dir: string): Promise<void> {
   }
   if (path.dirname(path.resolve(dir)) === BUILTIN_SKINS) return;
   const files = templateFiles(dir, await fs.readdir(dir));
-  await writeFileAtomic(path.join(dir, FOLDER_PACK), folderPackOf(await skinFromPngs(JSON.parse(text), files, dir), contentStamp(files, text)));
+  await writeFileAtomic(path.join(dir, FOLDER_PACK), folderPackOf(await skinFromPngs(JSON.parse(text), dir, files, dir), contentStamp(files, text)));
 }
 
 function suffix(n: number): string {
