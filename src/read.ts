@@ -86,9 +86,18 @@ const skinCache = new Map<string, Promise<Skin>>();
  * threads). A skin that fails to load fails the reading, as before: its error waits for it.
  */
 export function preloadSkins(skinName: string | undefined): void {
-  if (skinName === 'none') return;
-  const loading = skinName ? cachedSkin(skinName) : builtinSkinNames().then((names) => Promise.all(names.map(cachedSkin)));
-  loading.catch(() => undefined);
+  if (skinName !== 'none') skinsToTry(skinName).catch(() => undefined);
+}
+
+const triedSkins = new Map<string, Promise<Skin[]>>();
+
+/** The skin named, or every built-in skin; loaded once per process. */
+function skinsToTry(skinName: string | undefined): Promise<Skin[]> {
+  const key = skinName ?? '';
+  if (!triedSkins.has(key)) {
+    triedSkins.set(key, skinName ? cachedSkin(skinName).then((skin) => [skin]) : builtinSkinNames().then((names) => Promise.all(names.map(cachedSkin))));
+  }
+  return triedSkins.get(key) as Promise<Skin[]>;
 }
 
 function cachedSkin(nameOrDir: string): Promise<Skin> {
@@ -184,7 +193,7 @@ const MAX_UNREADABLE = 0.3;
  * is aligned to its closest skin. With no skin named, every built-in skin is tried.
  */
 async function chooseBoard(image: RgbaImage, candidates: (() => Grid)[], skinName?: string): Promise<{ grid: Grid; skin: Skin }> {
-  const skins = skinName ? [await cachedSkin(skinName)] : await Promise.all((await builtinSkinNames()).map(cachedSkin));
+  const skins = await skinsToTry(skinName);
   if (!skins.length) throw new Error('no skins available');
   const fitOf = (grid: Grid, skin: Skin) => mean(nearestDistances(image, grid, skin, sampleCells(grid, 64))) / skin.maxDistance;
   const closest: { grid: Grid; skin: Skin; fit: number }[] = [];
