@@ -9,6 +9,7 @@ import { counterTotal, readCounter } from './counter';
 import { preloadSkins, readBoard, regionOf, type SkinReading } from './read';
 import { loadCounter } from './skin';
 import { cutSides, openSides, type Side } from './cut';
+import { warmSolver } from './solve';
 
 export interface AnalyzeOptions {
   /** A built-in skin name or a skin folder; all built-in skins are tried (best fit wins) when absent. */
@@ -37,6 +38,7 @@ export async function analyzeImage(input: string | Buffer, file: string, options
   try {
     const decoding = decode(input);
     preloadSkins(options.skin);
+    warmSolver();
     image = await decoding;
     const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found, () => isJpeg(input));
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });

@@ -279,3 +279,11 @@ function observe(solution: Solution, call: Call, shape: Shape, subjects: Subject
     subject.seenSafe ||= subject.canBeSafe(model);
   }
 }
+
+/**
+ * Makes the solver ready (logic-solver loaded, MiniSat set up: ~7 ms of a fresh process) ahead of the first
+ * `solve`, for a caller with time on its hands (waiting for a screenshot to decode).
+ */
+export function warmSolver(): void {
+  session ??= newSession(loadLogic());
+}
