@@ -315,9 +315,25 @@ export function currentCoarse(): void {
   coarseOf(scratchAt(), patchSize, scratchAt() + patchBytes(patchSize));
 }
 
-/** The coarse lower bound of the distance between the current patch and template i of group g. */
-export function bound(g: i32, i: i32): f64 {
-  return coarseDistance(scratchAt() + patchBytes(patchSize), templateAt(g, i) + patchBytes(patchSize), patchSize);
+/**
+ * The coarse lower bound of the distance between the current patch and each template of group g (f64), then the
+ * templates' indices (i32), least bound first (ties in the templates' order); returns where the bounds are.
+ */
+export function bounds(g: i32): usize {
+  const count = load<i32>(groupAt(g), 4);
+  const at = scratchAt() + recordBytes(patchSize);
+  const order = at + 8 * <usize>count;
+  reserve(order + 4 * <usize>count);
+  for (let i = 0; i < count; i++) {
+    const bound = coarseDistance(scratchAt() + patchBytes(patchSize), templateAt(g, i) + patchBytes(patchSize), patchSize);
+    store<f64>(at + 8 * <usize>i, bound);
+    let j = i;
+    for (; j > 0 && load<f64>(at + 8 * <usize>load<i32>(order + 4 * <usize>(j - 1))) > bound; j--) {
+      store<i32>(order + 4 * <usize>j, load<i32>(order + 4 * <usize>(j - 1)));
+    }
+    store<i32>(order + 4 * <usize>j, i);
+  }
+  return at;
 }
 
 /** The distance between the current patch and template i of group g, or Infinity past `limit`. */

@@ -56,19 +56,21 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
   const bySize = new Nearest(prepared.sizeIndex.size);
   // Only the two nearest labels decide a reading, so with one size of templates a template matters only if
   // it comes closer than its label's nearest so far and than the second-nearest label; with several sizes,
-  // closer than its label's nearest overall or at its size (a close call is decided within one size).
+  // closer than its label's nearest overall or at its size (a close call is decided within one size). Templates
+  // are measured nearest-looking first (least coarse bound), so that these limits tighten early.
   let secondDistance = Infinity;
   const measure = (dx: number, dy: number, given?: Patch) => {
     for (let g = 0; g < groups.length; g++) {
       const { size, templates } = groups[g];
       const patch = given ?? cellPatch(image, shiftGrid(grid, dx, dy), row, col, skin.inset, size);
-      const distances = templateDistances(prepared, patch);
-      for (let i = 0; i < templates.length; i++) {
+      const { bounds, order, within } = templateDistances(prepared, patch, g);
+      for (let k = 0; k < order.length; k++) {
+        const i = order[k];
         const t = templates[i];
         const own = nearest.distance[t.labelIndex];
         const limit = groups.length === 1 ? min(own, secondDistance) : max(own, bySize.distance[t.sizeIndex]);
-        if (distances.bound(g, i) > limit + SLACK) continue;
-        const distance = distances.within(g, i, limit);
+        if (bounds[i] > limit + SLACK) continue;
+        const distance = within(i, limit);
         if (distance < own) {
           nearest.set(t.labelIndex, { distance, cell: patch, template: t.patch });
           secondDistance = nearest.second();

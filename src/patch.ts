@@ -46,7 +46,7 @@ interface PatchKernel {
   nearest(slot: number, width: number, height: number, left: number, spanX: number, top: number, spanY: number): number;
   current(size: number): number;
   currentCoarse(): void;
-  bound(group: number, template: number): number;
+  bounds(group: number): number;
   within(group: number, template: number, limit: number): number;
   edgeProfile(slot: number, width: number, height: number, vertical: boolean, from: number, first: number, to: number, acrossFrom: number, acrossTo: number): number;
   patch(slot: number, width: number, height: number, left: number, stepX: number, top: number, stepY: number, size: number): number;
@@ -90,26 +90,34 @@ export function nearestTemplate(image: RgbaImage, grid: Grid, row: number, col: 
   }
 }
 
-/** A patch's distances to a prepared skin's templates (template i of group g): see `templateDistances`. */
+/** A patch's distances to the templates of one size group of a prepared skin (template i of the group). */
 export interface TemplateDistances {
-  /** A lower bound of the RMS distance, from the coarse views alone. */
-  bound(group: number, template: number): number;
+  /** Each template's lower bound of the RMS distance, from the coarse views alone. */
+  bounds: Float64Array;
+  /** The templates' indices, least bound first (ties in the templates' order). */
+  order: Int32Array;
   /** The RMS distance when it is at most `limit`; past that, Infinity. */
-  within(group: number, template: number, limit: number): number;
+  within(template: number, limit: number): number;
 }
 
 /**
- * The patch's distances to the prepared templates, measured in WebAssembly: the bound compares coarse views
- * (`coarseOf`), the distance stops past its limit (checked every row of pixels). Valid until the next call into
- * the kernel (a patch, another patch's distances).
+ * The patch's distances to the prepared templates of group `group` (of the patch's size), measured in
+ * WebAssembly: the bounds compare coarse views (`coarseOf`), the distance stops past its limit (checked every
+ * row of pixels). Valid until the next call into the kernel (a patch, another patch's distances).
  */
-export function templateDistances(prepared: PreparedSkin, patch: Patch): TemplateDistances {
+export function templateDistances(prepared: PreparedSkin, patch: Patch, group: number): TemplateDistances {
   const kernel = patchKernel();
   if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
   const at = kernel.current(patch.size);
   new Float32Array(kernel.memory.buffer, at, patch.rgb.length).set(patch.rgb);
   kernel.currentCoarse();
-  return kernel;
+  const count = prepared.groups[group].templates.length;
+  const boundsAt = kernel.bounds(group);
+  return {
+    bounds: new Float64Array(kernel.memory.buffer, boundsAt, count),
+    order: new Int32Array(kernel.memory.buffer, boundsAt + 8 * count, count),
+    within: (template, limit) => kernel.within(group, template, limit),
+  };
 }
 
 /**

@@ -102,14 +102,20 @@ test('a patch\'s distances to each template: the RMS difference, Infinity past t
   for (const [row, col] of [[0, 0], [2, 3]]) {
     prepared.groups.forEach(({ size, templates }, g) => {
       const patch = cellPatch(image, grid, row, col, skin.inset, size);
-      const distances = templateDistances(prepared, patch);
+      const distances = templateDistances(prepared, patch, g);
       templates.forEach((t, i) => {
         const plain = rmsDistance(patch, t.patch);
-        expect(distances.within(g, i, Infinity)).toBeCloseTo(plain, 9);
-        expect(distances.within(g, i, plain * 1.01)).toBeCloseTo(plain, 9);
-        expect(distances.within(g, i, plain * 0.5)).toBe(Infinity);
-        expect(distances.bound(g, i)).toBeLessThanOrEqual(plain + 1e-9);
+        expect(distances.within(i, Infinity)).toBeCloseTo(plain, 9);
+        expect(distances.within(i, plain * 1.01)).toBeCloseTo(plain, 9);
+        expect(distances.within(i, plain * 0.5)).toBe(Infinity);
+        expect(distances.bounds[i]).toBeLessThanOrEqual(plain + 1e-9);
       });
+      const { bounds, order } = distances;
+      expect([...order].sort((a, b) => a - b)).toEqual(templates.map((_, i) => i));
+      for (let k = 1; k < order.length; k++) {
+        expect(bounds[order[k - 1]]).toBeLessThanOrEqual(bounds[order[k]]);
+        if (bounds[order[k - 1]] === bounds[order[k]]) expect(order[k - 1]).toBeLessThan(order[k]);
+      }
     });
   }
 });
