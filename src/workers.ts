@@ -15,6 +15,13 @@ export function workerScript(): string | null {
   return existsSync(file) ? file : null;
 }
 
+/**
+ * A worker's young generation, in MB. Left to itself V8 grows it to 48 MB (and keeps it) under an image's
+ * short-lived patches and arrays; 8 MB costs no time (more scavenges, each cheaper) and ~40 MB of peak memory
+ * less over a batch at --jobs 2.
+ */
+const YOUNG_GENERATION_MB = 8;
+
 interface Reply {
   index: number;
   result: FileResult;
@@ -31,7 +38,7 @@ export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?:
       if (reported === inputs.length) resolve(results as FileResult[]);
     };
     const start = () => {
-      const worker = new Worker(workerScript() as string, { workerData: job });
+      const worker = new Worker(workerScript() as string, { workerData: job, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       let current = -1;
       const feed = () => {
         if (next >= inputs.length) return void worker.terminate();
