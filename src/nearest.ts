@@ -52,20 +52,44 @@ export function medianNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: C
  */
 function nearestOf(image: RgbaImage, grid: Grid, skin: Skin, prepared: PreparedSkin, row: number, col: number): number {
   const seen = memoOf(image, skin);
-  const key = `${cellLeft(grid, col)},${cellTop(grid, row)},${grid.pitchX},${grid.pitchY}`;
-  const known = seen.get(key);
+  const left = cellLeft(grid, col);
+  const top = cellTop(grid, row);
+  const known = seen.get(left, top, grid.pitchX, grid.pitchY);
   if (known !== undefined) return known;
   const distance = nearestTemplate(image, grid, row, col, skin.inset, prepared);
-  seen.set(key, distance);
+  seen.set(left, top, grid.pitchX, grid.pitchY, distance);
   return distance;
 }
 
-const memo = new WeakMap<RgbaImage, WeakMap<Skin, Map<string, number>>>();
+/**
+ * Numbers by four numbers, exactly (nested maps: a string key made of the four costs more than the lookups it
+ * replaces before V8 has compiled this code).
+ */
+class Areas {
+  private readonly byPitch = new Map<number, Map<number, Map<number, Map<number, number>>>>();
 
-function memoOf(image: RgbaImage, skin: Skin): Map<string, number> {
+  get(left: number, top: number, pitchX: number, pitchY: number): number | undefined {
+    return this.byPitch.get(pitchX)?.get(pitchY)?.get(left)?.get(top);
+  }
+
+  set(left: number, top: number, pitchX: number, pitchY: number, value: number): void {
+    const byPitchY = within(this.byPitch, pitchX);
+    within(within(byPitchY, pitchY), left).set(top, value);
+  }
+}
+
+function within<V>(map: Map<number, Map<number, V>>, key: number): Map<number, V> {
+  let inner = map.get(key);
+  if (!inner) map.set(key, (inner = new Map()));
+  return inner;
+}
+
+const memo = new WeakMap<RgbaImage, WeakMap<Skin, Areas>>();
+
+function memoOf(image: RgbaImage, skin: Skin): Areas {
   let bySkin = memo.get(image);
   if (!bySkin) memo.set(image, (bySkin = new WeakMap()));
   let seen = bySkin.get(skin);
-  if (!seen) bySkin.set(skin, (seen = new Map()));
+  if (!seen) bySkin.set(skin, (seen = new Areas()));
   return seen;
 }
