@@ -32,8 +32,11 @@ function step(image: RgbaImage, x0: number, y0: number, x1: number, y1: number):
   if (x0 < 0 || y0 < 0 || x1 >= width || y1 >= height) return 0;
   const a = (y0 * width + x0) * 4;
   const b = (y1 * width + x1) * 4;
-  const [r, g, bl] = [data[a] - data[b], data[a + 1] - data[b + 1], data[a + 2] - data[b + 2]];
-  return (r < 0 ? -r : r) + (g < 0 ? -g : g) + (bl < 0 ? -bl : bl);
+  // no destructuring: run per pixel, before V8 has compiled it, an array and its iterator cost more than the step
+  const red = data[a] - data[b];
+  const green = data[a + 1] - data[b + 1];
+  const blue = data[a + 2] - data[b + 2];
+  return (red < 0 ? -red : red) + (green < 0 ? -green : green) + (blue < 0 ? -blue : blue);
 }
 
 

@@ -187,7 +187,8 @@ function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
   const gaps: number[] = [];
   for (const a of boxes) {
     let gap = Infinity;
-    const [ka, kb] = [floor(along(a) / side), floor(across(a) / side)];
+    const ka = floor(along(a) / side);
+    const kb = floor(across(a) / side);
     for (let da = 0; da <= 2; da++) {
       for (let db = -1; db <= 1; db++) {
         for (const b of buckets.get(key(ka + da, kb + db)) ?? []) {
