@@ -222,12 +222,23 @@ function lineShifts(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number[] {
   const reach = round(0.2 * pitch);
   const profile = edgeProfile(image, grid, vertical, floor(start) - reach - 1);
   const width = floor(pitch);
-  const base = (i: number) => round(start + i * pitch);
-  let shifts = Array.from({ length: count }, () => 0);
+  const bases = Array.from({ length: count }, (_, i) => round(start + i * pitch));
+  let shifts = bases.map(() => 0);
+  // plain loops (sums in the same order as a reduce): this runs on every board
   for (let pass = 0; pass < 3; pass++) {
-    const typical = Array.from({ length: width }, (_, t) => shifts.reduce((sum, d, i) => sum + profile.at(base(i) + d + t), 0) / count);
-    const scores = Array.from({ length: count }, (_, i) => {
-      const raw = Array.from({ length: 2 * reach + 1 }, (_, k) => typical.reduce((sum, m, t) => sum + m * profile.at(base(i) + k - reach + t), 0));
+    const typical: number[] = [];
+    for (let t = 0; t < width; t++) {
+      let sum = 0;
+      for (let i = 0; i < count; i++) sum += profile.at(bases[i] + shifts[i] + t);
+      typical.push(sum / count);
+    }
+    const scores = bases.map((base) => {
+      const raw: number[] = [];
+      for (let k = 0; k <= 2 * reach; k++) {
+        let sum = 0;
+        for (let t = 0; t < width; t++) sum += typical[t] * profile.at(base + k - reach + t);
+        raw.push(sum);
+      }
       const top = max(...raw, 1e-9);
       return raw.map((v) => v / top);
     });
