@@ -277,18 +277,31 @@ export function edgeProfile(slot: i32, w: i32, h: i32, vertical: bool, from: i32
   const count = <usize>max(0, to - from + 1);
   reserve(values + 8 * count);
   memory.fill(values, 0, 8 * count);
-  const step: usize = vertical ? 1 : <usize>w;
+  if (first > to) return values;
+  // each pixel's grey is computed once: carried along the row, or kept for the next row in `above`
   if (vertical) {
     for (let j = acrossFrom; j < acrossTo; j++) {
-      for (let k = first, i = <usize>j * <usize>w + <usize>first; k <= to; k++, i++) {
+      let i = <usize>j * <usize>w + <usize>first;
+      let before = grey(i - 1);
+      for (let k = first; k <= to; k++, i++) {
         const at = values + 8 * <usize>(k - from);
-        store<f64>(at, load<f64>(at) + abs<f64>(grey(i) - grey(i - step)));
+        const here = grey(i);
+        store<f64>(at, load<f64>(at) + abs<f64>(here - before));
+        before = here;
       }
     }
   } else {
+    const above = values + 8 * count;
+    reserve(above + 8 * <usize>max(0, acrossTo - acrossFrom));
+    for (let j = acrossFrom, i = <usize>(first - 1) * <usize>w + <usize>acrossFrom; j < acrossTo; j++, i++) store<f64>(above + 8 * <usize>(j - acrossFrom), grey(i));
     for (let k = first; k <= to; k++) {
       let sum: f64 = 0;
-      for (let j = acrossFrom, i = <usize>k * <usize>w + <usize>acrossFrom; j < acrossTo; j++, i++) sum += abs<f64>(grey(i) - grey(i - step));
+      for (let j = acrossFrom, i = <usize>k * <usize>w + <usize>acrossFrom; j < acrossTo; j++, i++) {
+        const at = above + 8 * <usize>(j - acrossFrom);
+        const here = grey(i);
+        sum += abs<f64>(here - load<f64>(at));
+        store<f64>(at, here);
+      }
       store<f64>(values + 8 * <usize>(k - from), sum);
     }
   }
