@@ -102,12 +102,13 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
 
 /** The nearest match of each of `n` things (labels, or labels at a size), in the order first matched. */
 class Nearest {
-  readonly distance: Float64Array;
+  /** A plain array: a typed one this small still takes a buffer of its own outside V8's heap, per cell. */
+  readonly distance: number[];
   readonly match: (Match | undefined)[];
   private readonly order: number[] = [];
 
   constructor(n: number) {
-    this.distance = new Float64Array(n).fill(Infinity);
+    this.distance = new Array<number>(n).fill(Infinity);
     this.match = new Array<Match | undefined>(n);
   }
 
