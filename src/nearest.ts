@@ -73,12 +73,12 @@ class Areas {
   }
 
   set(left: number, top: number, pitchX: number, pitchY: number, value: number): void {
-    const byPitchY = within(this.byPitch, pitchX);
-    within(within(byPitchY, pitchY), left).set(top, value);
+    const byPitchY = innerMap(this.byPitch, pitchX);
+    innerMap(innerMap(byPitchY, pitchY), left).set(top, value);
   }
 }
 
-function within<V>(map: Map<number, Map<number, V>>, key: number): Map<number, V> {
+function innerMap<V>(map: Map<number, Map<number, V>>, key: number): Map<number, V> {
   let inner = map.get(key);
   if (!inner) map.set(key, (inner = new Map()));
   return inner;
