@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Analysis, Coord, Grid, RgbaImage } from './types';
 import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
 import { parseBoard, parseCellName } from './board';
-import { type Marks, render, renderDebug, warmRender, writeFileAtomic } from './render';
+import { type Marks, render, renderDebug, type RenderOptions, warmRender, writeFileAtomic } from './render';
 import { debugView } from './debug';
 import { availableParallelism, runInWorkers, workerScript } from './workers';
 import { suggestionText } from './report';
@@ -134,7 +134,7 @@ async function runOne({ file, name }: Input, all: string[], options: BatchOption
     const debug = options.debug && image ? await writeDebug(image, analysis, debugPath(output), all) : null;
     if (!image || !analysis.grid || !analysis.deductions) return { analysis, output: null, debug, ms: 0 };
     refuseInput(output, all);
-    await writeFileAtomic(output, await annotate(image, analysis.grid, analysis, options.probabilities ?? false));
+    await writeFileAtomic(output, await annotate(image, analysis.grid, analysis, options.probabilities ?? false, { consume: true }));
     return { analysis, output, debug, ms: 0 };
   } catch (err) {
     return { analysis: { ...failed(file, err), board: analysis.board }, output: null, debug: null, ms: 0 };
@@ -151,8 +151,8 @@ async function writeDebug(image: RgbaImage, analysis: Analysis, target: string, 
 }
 
 /** The annotated PNG of an analysis that has a grid and deductions (what the CLI writes and `serve` shows). */
-export function annotate(image: RgbaImage, grid: Grid, analysis: Analysis, heatMap: boolean): Promise<Buffer> {
-  return render(image, grid, marksOf(analysis, heatMap));
+export function annotate(image: RgbaImage, grid: Grid, analysis: Analysis, heatMap: boolean, options: RenderOptions = {}): Promise<Buffer> {
+  return render(image, grid, marksOf(analysis, heatMap), options);
 }
 
 function refuseInput(target: string, inputs: string[]): void {

@@ -5,7 +5,7 @@ export { fitGrid } from './grid';
 export { classify } from './classify';
 export { encode } from './encode';
 export { solve } from './solve';
-export { render } from './render';
+export { render, type RenderOptions } from './render';
 export { parseBoard, formatBoard } from './board';
 export { loadSkin, saveSkin, builtinSkinNames } from './skin';
 export { learn } from './learn';

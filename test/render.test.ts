@@ -35,6 +35,16 @@ describe('render', () => {
     expect(changedFar).toBe(0);
   });
 
+  test('consumed, the screenshot is painted on directly: the same PNG; not consumed, its pixels are left as they were', async () => {
+    const shot = await decode(SHOT);
+    const before = shot.data.slice();
+    const copied = await render(shot, GRID, MARKS);
+    expect(Buffer.from(shot.data).equals(Buffer.from(before))).toBe(true);
+    const consumed = await render(shot, GRID, MARKS, { consume: true });
+    expect(consumed.equals(copied)).toBe(true);
+    expect(pixel(shot, 210, 210)).not.toEqual([...before.subarray((210 * shot.width + 210) * 4, (210 * shot.width + 210) * 4 + 4)]);
+  });
+
   test('a screenshot with transparency keeps it: alpha written, a mark over a clear pixel makes it opaque enough to see', async () => {
     const shot = await decode(SHOT);
     const clear = { ...shot, data: shot.data.slice(), opaque: false };
