@@ -219,12 +219,14 @@ function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
   const parent = boxes.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
   const { cols, rows, bx, by, start, members } = buckets(boxes, pitchX, pitchY);
+  // each pair of buckets is looked at once, from the earlier (row by row); a pair in one bucket, from its lower index
   for (let i = 0; i < boxes.length; i++) {
-    for (let y = max(0, by[i] - LINK); y <= min(rows - 1, by[i] + LINK); y++) {
-      for (let x = max(0, bx[i] - LINK); x <= min(cols - 1, bx[i] + LINK); x++) {
+    for (let y = by[i]; y <= min(rows - 1, by[i] + LINK); y++) {
+      for (let x = y === by[i] ? bx[i] : max(0, bx[i] - LINK); x <= min(cols - 1, bx[i] + LINK); x++) {
+        const same = y === by[i] && x === bx[i];
         for (let m = start[y * cols + x]; m < start[y * cols + x + 1]; m++) {
           const j = members[m];
-          if (j > i && onLattice(boxes[i], boxes[j], pitchX, pitchY)) parent[find(j)] = find(i);
+          if ((!same || j > i) && find(i) !== find(j) && onLattice(boxes[i], boxes[j], pitchX, pitchY)) parent[find(j)] = find(i);
         }
       }
     }
