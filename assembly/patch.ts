@@ -84,7 +84,11 @@ function patchInto(out: usize, left: f64, stepX: f64, top: f64, stepY: f64, size
     for (let y = Math.floor(from); y < to; y++) {
       const wy = (y + 1 < to ? y + 1 : to) - (y > from ? y : from);
       const base = across + 8 * <usize>(<i32>y - yFrom) * line;
-      for (let k: usize = 0; k < line; k++) store<f64>(total + 8 * k, load<f64>(total + 8 * k) + wy * load<f64>(base + 8 * k));
+      // two at a time: each lane the same multiply and add as one at a time, so the same floats
+      const weight = f64x2.splat(wy);
+      let k: usize = 0;
+      for (; k + 2 <= line; k += 2) v128.store(total + 8 * k, f64x2.add(v128.load(total + 8 * k), f64x2.mul(weight, v128.load(base + 8 * k))));
+      for (; k < line; k++) store<f64>(total + 8 * k, load<f64>(total + 8 * k) + wy * load<f64>(base + 8 * k));
       rows += wy;
     }
     for (let i: usize = 0; i < n; i++) {
