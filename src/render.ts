@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Grid, Rect, RgbaImage } from './types';
-import { gridEdges } from './pixels';
-import { conflictMark, guessMark, HEAT_GRADIENT, heatMark, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
+import type { Grid, RgbaImage } from './types';
+import type { Marks } from './marks';
 import { legend } from './legend';
+import { type Stamp, stampSheet } from './stamps';
 import type { DebugView } from './debug';
 
 export type { Marks } from './marks';
@@ -18,31 +18,17 @@ export interface RenderOptions {
 }
 
 /**
- * Draws the marks over the screenshot: the result is a PNG the size of the input. The SVG covers only the
- * board and the legend (rasterising a whole desktop-sized SVG costs more than encoding the PNG).
+ * Draws the marks over the screenshot: the result is a PNG the size of the input. What is rasterised is a small
+ * sheet (stamps.ts): the legend, and each look of a cell's marks once, stamped onto every cell that has it
+ * (rasterising an SVG of the whole board costs more than encoding the PNG).
  */
 export async function render(image: RgbaImage, grid: Grid, marks: Marks, options: RenderOptions = {}): Promise<Buffer> {
-  const key = legend(image, grid, marks);
-  const area = overlayArea(image, grid, key.box);
-  const svg = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${area.width}" height="${area.height}">`,
-    HEAT_GRADIENT,
-    `<g transform="translate(${-area.left},${-area.top})">`,
-    ...(marks.heat ?? []).map(({ cell, p }) => heatMark(grid, cell, p)),
-    ...marks.mines.map((c) => mineMark(grid, c)),
-    ...marks.safe.map((c) => safeMark(grid, c)),
-    ...marks.unreadable.map((c) => unreadableMark(grid, c)),
-    ...marks.provenFlags.map((c) => provenFlagMark(grid, c)),
-    ...(marks.unprovenFlags ?? []).map((c) => unprovenFlagMark(grid, c)),
-    ...marks.wrongFlags.map((c) => wrongFlagMark(grid, c)),
-    ...(marks.conflict ?? []).map((c) => conflictMark(grid, c)),
-    ...(marks.bestGuess ? [guessMark(grid, marks.bestGuess.cell)] : []),
-    key.svg,
-    '</g></svg>',
-  ].join('');
-  const { data, info } = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
-  const overlay = { width: info.width, height: info.height, data };
-  return pngOf({ ...image, data: paintedOver(image, overlay, area, options.consume ?? false) });
+  const sheet = stampSheet(grid, marks, legend(image, grid, marks), image);
+  const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
+  const drawn = { width: info.width, height: info.height, data };
+  const out = options.consume ? image.data : image.data.slice();
+  for (const stamp of sheet.stamps) paintOver(out, image, drawn, stamp);
+  return pngOf({ ...image, data: out });
 }
 
 let warmed: Promise<unknown> | undefined;
@@ -61,40 +47,30 @@ export function warmRender(): void {
 }
 
 /**
- * The image's pixels (a copy, unless `inPlace`) with the overlay (straight alpha) painted over at `at`. Done here
- * rather than by libvips' composite, which blends every pixel of the image: half the drawing time of a 1280×1024 shot.
+ * The stamp's part of the sheet (straight alpha) painted over the pixels `out` (the image's size) at its place,
+ * clipped to the image. Done here rather than by libvips' composite, which blends every pixel of the image.
  */
-function paintedOver(image: RgbaImage, overlay: RgbaImage, at: Rect, inPlace: boolean): Uint8Array {
-  const out = inPlace ? image.data : image.data.slice();
-  const width = Math.min(overlay.width, image.width - at.left);
-  const height = Math.min(overlay.height, image.height - at.top);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0, o = y * overlay.width * 4, p = ((at.top + y) * image.width + at.left) * 4; x < width; x++, o += 4, p += 4) {
-      const a = overlay.data[o + 3];
+function paintOver(out: Uint8Array, image: { width: number; height: number }, sheet: RgbaImage, { from, left, top }: Stamp): void {
+  const x0 = Math.max(0, -left);
+  const y0 = Math.max(0, -top);
+  const x1 = Math.min(from.width, image.width - left);
+  const y1 = Math.min(from.height, image.height - top);
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0, o = ((from.top + y) * sheet.width + from.left + x) * 4, p = ((top + y) * image.width + left + x) * 4; x < x1; x++, o += 4, p += 4) {
+      const a = sheet.data[o + 3];
       if (a === 0) continue;
       const below = (out[p + 3] * (255 - a)) / 255;
       const alpha = a + below;
-      for (let c = 0; c < 3; c++) out[p + c] = Math.round((overlay.data[o + c] * a + out[p + c] * below) / alpha);
+      for (let c = 0; c < 3; c++) out[p + c] = Math.round((sheet.data[o + c] * a + out[p + c] * below) / alpha);
       out[p + 3] = Math.round(alpha);
     }
   }
-  return out;
 }
 
 /** The image as a PNG, without an alpha channel when the screenshot had none (an annotated shot ~40 % smaller). */
 function pngOf(image: RgbaImage): Promise<Buffer> {
   const pixels = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) });
   return (image.opaque ? pixels.removeAlpha() : pixels).png().toBuffer();
-}
-
-/** The board (and a cell around it, for marks' strokes) and the legend, within the image, in whole pixels. */
-function overlayArea(image: RgbaImage, grid: Grid, legendBox: Rect): Rect {
-  const board = gridEdges(grid);
-  const left = Math.max(0, Math.floor(Math.min(board.left - grid.pitchX, legendBox.left)));
-  const top = Math.max(0, Math.floor(Math.min(board.top - grid.pitchY, legendBox.top)));
-  const right = Math.min(image.width, Math.ceil(Math.max(board.right + grid.pitchX, legendBox.left + legendBox.width)));
-  const bottom = Math.min(image.height, Math.ceil(Math.max(board.bottom + grid.pitchY, legendBox.top + legendBox.height)));
-  return { left, top, width: Math.max(1, right - left), height: Math.max(1, bottom - top) };
 }
 
 /** The --debug picture: the view's crop of the screenshot, enlarged (nearest neighbour), under its SVG. */

@@ -2,12 +2,15 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { decode } from '../src/decode';
 import { render } from '../src/render';
+import { stampSheet } from '../src/stamps';
+import type { Marks } from '../src/marks';
 import type { Grid, RgbaImage } from '../src/types';
 import { FIXTURES } from './helpers';
 
 const SHOT = path.join(FIXTURES, 'xdemineur/s2-05.png');
 /** A grid drawn over the shot at a known place: marks land where it says, whatever the shot shows. */
 const GRID: Grid = { rows: 4, cols: 4, left: 200, top: 200, pitchX: 20, pitchY: 20 };
+const NONE: Marks = { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] };
 const MARKS = { mines: [[0, 0] as [number, number]], safe: [[3, 3] as [number, number]], unreadable: [], provenFlags: [], wrongFlags: [] };
 
 const pixel = (image: RgbaImage, x: number, y: number): number[] => [...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4)];
@@ -54,5 +57,40 @@ describe('render', () => {
     const out = await decode(png);
     expect(pixel(out, 210, 210)[3]).toBeGreaterThan(128);
     expect(pixel(out, 10, 10)[3]).toBe(0);
+  });
+
+  test('each look of a cell\'s marks is drawn once, and every mark, at any size and offset, stays inside its tile', async () => {
+    const cell: [number, number] = [0, 0];
+    const kinds: Marks[] = [
+      { ...NONE, mines: [cell] }, { ...NONE, safe: [cell] }, { ...NONE, unreadable: [cell] }, { ...NONE, provenFlags: [cell] },
+      { ...NONE, unprovenFlags: [cell] }, { ...NONE, wrongFlags: [cell] }, { ...NONE, conflict: [cell] },
+      { ...NONE, heat: [{ cell, p: 0.37 }], bestGuess: { cell, p: 0.37 } },
+    ];
+    for (const pitch of [5, 6.5, 9, 12.3, 18, 21, 31.01, 46, 60]) {
+      for (const offset of [0, 0.25, 0.55, 0.95]) {
+        const grid: Grid = { rows: 1, cols: 1, left: 10 + offset, top: 20 + offset, pitchX: pitch, pitchY: pitch };
+        for (const marks of kinds) {
+          const sheet = stampSheet(grid, marks, { svg: '', box: { left: 0, top: 0, width: 0, height: 0 } }, { width: 200, height: 200 });
+          const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
+          const { from } = sheet.stamps[0];
+          const alpha = (x: number, y: number) => data[((from.top + y) * info.width + from.left + x) * 4 + 3];
+          let inside = 0;
+          let edge = 0;
+          for (let y = 0; y < from.height; y++) {
+            for (let x = 0; x < from.width; x++) {
+              if (x === 0 || y === 0 || x === from.width - 1 || y === from.height - 1) edge += alpha(x, y);
+              else inside += alpha(x, y);
+            }
+          }
+          expect({ pitch, offset, marks: Object.keys(marks).filter((k) => JSON.stringify(marks[k as keyof Marks]) !== JSON.stringify(NONE[k as keyof Marks])), edge }).toEqual(expect.objectContaining({ edge: 0 }));
+          expect(inside).toBeGreaterThan(0);
+        }
+      }
+    }
+    const board: Grid = { rows: 3, cols: 3, left: 40, top: 40, pitchX: 20, pitchY: 20 };
+    const sheet = stampSheet(board, { ...NONE, mines: [[0, 0], [1, 2], [2, 1]], safe: [[0, 1]] }, { svg: '', box: { left: 0, top: 0, width: 0, height: 0 } }, { width: 200, height: 200 });
+    expect(sheet.stamps.map((s) => [s.left, s.top])).toEqual([[37, 37], [77, 57], [57, 77], [57, 37], [0, 0]]);
+    expect(new Set(sheet.stamps.slice(0, 3).map((s) => s.from)).size).toBe(1);
+    expect(sheet.stamps[3].from).not.toBe(sheet.stamps[0].from);
   });
 });
