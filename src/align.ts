@@ -218,34 +218,50 @@ export function lineAligned(image: RgbaImage, grid: Grid): Grid {
  */
 function lineShifts(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number[] {
   const vertical = axis === 'x';
-  const [count, pitch, start] = vertical ? [grid.cols, grid.pitchX, grid.left] : [grid.rows, grid.pitchY, grid.top];
+  const count = vertical ? grid.cols : grid.rows;
+  const pitch = vertical ? grid.pitchX : grid.pitchY;
+  const start = vertical ? grid.left : grid.top;
   const reach = round(0.2 * pitch);
-  const profile = edgeProfile(image, grid, vertical, floor(start) - reach - 1);
   const width = floor(pitch);
   const bases = Array.from({ length: count }, (_, i) => round(start + i * pitch));
+  const from = floor(start) - reach - 1;
+  // indexed by position - from, through the last position a line at its furthest shift looks at
+  const profile = edgeProfile(image, grid, vertical, from, bases[count - 1] + reach + width);
+  const shifts = shiftsOnProfile(profile, bases.map((b) => b - from), reach, width);
+  const middle = median(shifts);
+  return shifts.map((d) => d - middle);
+}
+
+/**
+ * `lineShifts` on the profile, each line's strip starting at `bases` in it: plain numbers and arrays only, so
+ * that V8 compiles it once whatever shape of grid it came from (sums in the same order as the reduces it had).
+ */
+function shiftsOnProfile(profile: Float64Array, bases: number[], reach: number, width: number): number[] {
+  const count = bases.length;
   let shifts = bases.map(() => 0);
-  // plain loops (sums in the same order as a reduce): this runs on every board
   for (let pass = 0; pass < 3; pass++) {
     const typical: number[] = [];
     for (let t = 0; t < width; t++) {
       let sum = 0;
-      for (let i = 0; i < count; i++) sum += profile.at(bases[i] + shifts[i] + t);
+      for (let i = 0; i < count; i++) sum += profile[bases[i] + shifts[i] + t];
       typical.push(sum / count);
     }
-    const scores = bases.map((base) => {
+    const scores: number[][] = [];
+    for (let i = 0; i < count; i++) {
       const raw: number[] = [];
+      let top = 1e-9;
       for (let k = 0; k <= 2 * reach; k++) {
         let sum = 0;
-        for (let t = 0; t < width; t++) sum += typical[t] * profile.at(base + k - reach + t);
+        for (let t = 0; t < width; t++) sum += typical[t] * profile[bases[i] + k - reach + t];
         raw.push(sum);
+        top = max(top, sum);
       }
-      const top = max(...raw, 1e-9);
-      return raw.map((v) => v / top);
-    });
+      for (let k = 0; k < raw.length; k++) raw[k] /= top;
+      scores.push(raw);
+    }
     shifts = smoothestPath(scores).map((k) => k - reach);
   }
-  const middle = median(shifts);
-  return shifts.map((d) => d - middle);
+  return shifts;
 }
 
 /** The sequence of choices, one per line, with the highest total score and steps of at most one. */
@@ -269,15 +285,17 @@ function smoothestPath(scores: number[][]): number[] {
 }
 
 /**
- * Summed edge strength across the board at each x (vertical edges) or y (horizontal edges).
+ * Summed edge strength across the board at each x (vertical edges) or y (horizontal edges) from `from` through
+ * `through`, 0 past the image.
  */
-function edgeProfile(image: RgbaImage, grid: Grid, vertical: boolean, from: number): { at(position: number): number } {
+function edgeProfile(image: RgbaImage, grid: Grid, vertical: boolean, from: number, through: number): Float64Array {
   const [along, across] = vertical ? [image.width, image.height] : [image.height, image.width];
   const acrossFrom = max(0, round(vertical ? grid.top : grid.left));
   const acrossTo = min(across, round(vertical ? grid.top + grid.rows * grid.pitchY : grid.left + grid.cols * grid.pitchX));
   const to = min(along - 1, ceil((vertical ? grid.left + grid.cols * grid.pitchX : grid.top + grid.rows * grid.pitchY) + 0.2 * (vertical ? grid.pitchX : grid.pitchY)) + 1);
-  const values = edgeSums(image, vertical, from, to, acrossFrom, acrossTo);
-  return { at: (position: number) => values[position - from] ?? 0 };
+  const values = new Float64Array(max(through, to) - from + 1);
+  values.set(edgeSums(image, vertical, from, to, acrossFrom, acrossTo));
+  return values;
 }
 
 type Side = 'left' | 'right' | 'top' | 'bottom';
