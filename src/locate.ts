@@ -174,26 +174,20 @@ function dedupe(boxes: Rect[], side: number): Rect[] {
  * The mean of the gaps near the median, since a resized board alternates gaps (10, 11, 10, … for 10.5).
  */
 function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
-  const along = axis === 'x' ? centerX : centerY;
-  const across = axis === 'x' ? centerY : centerX;
-  const buckets = new Map<number, Rect[]>();
-  const key = (a: number, b: number) => a * 65536 + b;
-  for (const b of boxes) {
-    const k = key(floor(along(b) / side), floor(across(b) / side));
-    const bucket = buckets.get(k);
-    if (bucket) bucket.push(b);
-    else buckets.set(k, [b]);
-  }
+  const along = boxes.map(axis === 'x' ? centerX : centerY);
+  const across = boxes.map(axis === 'x' ? centerY : centerX);
+  const { cols, rows, start, members } = buckets(along.map((v) => floor(v / side)), across.map((v) => floor(v / side)));
   const gaps: number[] = [];
-  for (const a of boxes) {
+  for (let i = 0; i < boxes.length; i++) {
     let gap = Infinity;
-    const ka = floor(along(a) / side);
-    const kb = floor(across(a) / side);
-    for (let da = 0; da <= 2; da++) {
-      for (let db = -1; db <= 1; db++) {
-        for (const b of buckets.get(key(ka + da, kb + db)) ?? []) {
-          const d = along(b) - along(a);
-          if (d > 0.6 * side && d < gap && abs(across(b) - across(a)) < side / 3) gap = d;
+    const ka = floor(along[i] / side);
+    const kb = floor(across[i] / side);
+    for (let x = ka; x <= min(cols - 1, ka + 2); x++) {
+      for (let y = max(0, kb - 1); y <= min(rows - 1, kb + 1); y++) {
+        for (let m = start[y * cols + x]; m < start[y * cols + x + 1]; m++) {
+          const j = members[m];
+          const d = along[j] - along[i];
+          if (d > 0.6 * side && d < gap && abs(across[j] - across[i]) < side / 3) gap = d;
         }
       }
     }
@@ -218,7 +212,9 @@ const HALF_GAPS = 0.2;
 function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
   const parent = boxes.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
-  const { cols, rows, bx, by, start, members } = buckets(boxes, pitchX, pitchY);
+  const bx = boxes.map((b) => floor(centerX(b) / pitchX));
+  const by = boxes.map((b) => floor(centerY(b) / pitchY));
+  const { cols, rows, start, members } = buckets(bx, by);
   // each pair of buckets is looked at once, from the earlier (row by row); a pair in one bucket, from its lower index
   for (let i = 0; i < boxes.length; i++) {
     for (let y = by[i]; y <= min(rows - 1, by[i] + LINK); y++) {
@@ -241,21 +237,19 @@ function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
 }
 
 /**
- * The outlines sorted into pitch-sized buckets by centre: bucket (x, y) holds members[start[k]] to
- * members[start[k + 1]] (k = y × cols + x), in index order.
+ * Items sorted into buckets by their bucket column and row (bx[i], by[i], both 0 or more): bucket (x, y) holds
+ * members[start[k]] to members[start[k + 1]] (k = y × cols + x), in index order.
  */
-function buckets(boxes: Rect[], pitchX: number, pitchY: number) {
-  const bx = boxes.map((b) => floor(centerX(b) / pitchX));
-  const by = boxes.map((b) => floor(centerY(b) / pitchY));
+function buckets(bx: number[], by: number[]) {
   const cols = bx.reduce((a, b) => max(a, b), 0) + 1;
   const rows = by.reduce((a, b) => max(a, b), 0) + 1;
   const start = new Int32Array(cols * rows + 1);
-  for (let i = 0; i < boxes.length; i++) start[by[i] * cols + bx[i] + 1]++;
+  for (let i = 0; i < bx.length; i++) start[by[i] * cols + bx[i] + 1]++;
   for (let k = 0; k < cols * rows; k++) start[k + 1] += start[k];
   const next = start.slice(0, cols * rows);
-  const members = new Int32Array(boxes.length);
-  for (let i = 0; i < boxes.length; i++) members[next[by[i] * cols + bx[i]]++] = i;
-  return { cols, rows, bx, by, start, members };
+  const members = new Int32Array(bx.length);
+  for (let i = 0; i < bx.length; i++) members[next[by[i] * cols + bx[i]]++] = i;
+  return { cols, rows, start, members };
 }
 
 function onLattice(a: Rect, b: Rect, pitchX: number, pitchY: number): boolean {
