@@ -79,7 +79,7 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
       }
     }
   };
-  const onGrid = groups.length === 1 ? cellPatch(image, grid, row, col, skin.inset, groups[0].size) : undefined;
+  const onGrid = groups.length === 1 ? cellPatch(image, grid, row, col, skin.inset, groups[0].size, onGridBuffer(groups[0].size)) : undefined;
   const exact = onGrid && exactReading(prepared, onGrid, row, col);
   if (exact) return exact;
   measure(0, 0, onGrid);
@@ -98,6 +98,18 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
   const close = first.distance > skin.maxRatio * runnerUpDistance && !rescue;
   const unreadable = first.distance > skin.maxDistance || close;
   return { row, col, cell: unreadable ? '.' : best, best, distance: first.distance, runnerUp, runnerUpDistance, unreadable };
+}
+
+const onGridBuffers = new Map<number, Float32Array>();
+
+/**
+ * Where each cell's patch on the grid is written: one buffer per size, reused from cell to cell (the patch is
+ * done with once its cell is read; a reading keeps no patch), not a buffer outside V8's heap for every cell.
+ */
+function onGridBuffer(size: number): Float32Array {
+  let buffer = onGridBuffers.get(size);
+  if (!buffer) onGridBuffers.set(size, (buffer = new Float32Array(size * size * 3)));
+  return buffer;
 }
 
 /** The nearest match of each of `n` things (labels, or labels at a size), in the order first matched. */
