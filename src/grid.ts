@@ -18,8 +18,10 @@ export interface GridSeed {
 export function fitGrid(image: RgbaImage, seed: GridSeed): Grid {
   const x = fitAxis(seed.boxes.map((b) => b.left + b.width / 2), seed.pitchX);
   const y = fitAxis(seed.boxes.map((b) => b.top + b.height / 2), seed.pitchY);
-  const grid = { rows: y.count, cols: x.count, left: x.origin, top: y.origin, pitchX: x.pitch, pitchY: y.pitch };
-  return grow(image, shrink(image, snap(grid)));
+  const grid = snap({ rows: y.count, cols: x.count, left: x.origin, top: y.origin, pitchX: x.pitch, pitchY: y.pitch });
+  const reference = interiorLines(image, grid);
+  const shrunk = shrink(image, grid, reference);
+  return grow(image, shrunk, shrunk === grid ? reference : interiorLines(image, shrunk));
 }
 
 /**
@@ -119,9 +121,8 @@ const SIDES: Side[] = ['left', 'right', 'top', 'bottom'];
  * Adds a row or column on a side while the grid lines across it continue. (Its outer line is no guide: a
  * board's edge often meets a frame of much the same colour.)
  */
-function grow(image: RgbaImage, start: Grid): Grid {
+function grow(image: RgbaImage, start: Grid, reference: LineReference): Grid {
   let grid = start;
-  const reference = { x: interiorStrength(image, grid, 'x'), y: interiorStrength(image, grid, 'y') };
   for (let changed = true; changed; ) {
     changed = false;
     for (const side of SIDES) {
@@ -146,9 +147,8 @@ const SHRINK_SHARE = 0.15;
 const PRESENT = 0.03;
 
 /** Drops outer rows and columns whose cross lines do not continue: outlines off the board that happened to sit on its lattice. */
-function shrink(image: RgbaImage, start: Grid): Grid {
+function shrink(image: RgbaImage, start: Grid, reference: LineReference): Grid {
   let grid = start;
-  const reference = { x: interiorStrength(image, grid, 'x'), y: interiorStrength(image, grid, 'y') };
   for (let changed = true; changed; ) {
     changed = false;
     for (const side of SIDES) {
@@ -162,7 +162,7 @@ function shrink(image: RgbaImage, start: Grid): Grid {
   return grid;
 }
 
-function looksLikeBoard(image: RgbaImage, bigger: Grid, side: Side, reference: { x: number; y: number }, share: number): boolean {
+function looksLikeBoard(image: RgbaImage, bigger: Grid, side: Side, reference: LineReference, share: number): boolean {
   const across: 'x' | 'y' = side === 'left' || side === 'right' ? 'y' : 'x';
   const strip = stripOf(bigger, side);
   const lines = across === 'x' ? strip.cols : strip.rows;
@@ -178,6 +178,16 @@ function stripOf(g: Grid, side: Side): Grid {
   if (side === 'right') return { ...g, cols: 1, left: g.left + (g.cols - 1) * g.pitchX };
   if (side === 'top') return { ...g, rows: 1 };
   return { ...g, rows: 1, top: g.top + (g.rows - 1) * g.pitchY };
+}
+
+/** How strong the grid's own lines are (the median interior line), across each axis: what strips are judged by. */
+interface LineReference {
+  x: number;
+  y: number;
+}
+
+function interiorLines(image: RgbaImage, grid: Grid): LineReference {
+  return { x: interiorStrength(image, grid, 'x'), y: interiorStrength(image, grid, 'y') };
 }
 
 function interiorStrength(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number {
