@@ -51,6 +51,9 @@ function allCells(grid: Grid): Coord[] {
 function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Skin, at: { search: boolean; row: number; col: number }): Reading {
   const { row, col } = at;
   const { groups, labels } = prepared;
+  const onGrid = groups.length === 1 ? cellPatch(image, grid, row, col, skin.inset, groups[0].size, onGridBuffer(groups[0].size)) : undefined;
+  const exact = onGrid && exactReading(prepared, onGrid, row, col);
+  if (exact) return exact;
   const nearest = new Nearest(labels.length);
   /** Each label's nearest template in each size group, for deciding close calls within one size. */
   const bySize = new Nearest(prepared.sizeIndex.size);
@@ -79,9 +82,6 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
       }
     }
   };
-  const onGrid = groups.length === 1 ? cellPatch(image, grid, row, col, skin.inset, groups[0].size, onGridBuffer(groups[0].size)) : undefined;
-  const exact = onGrid && exactReading(prepared, onGrid, row, col);
-  if (exact) return exact;
   measure(0, 0, onGrid);
   if (at.search && !clearCut(nearest.ranked(labels), skin)) {
     const step = min(grid.pitchX, grid.pitchY) / 20;
