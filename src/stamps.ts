@@ -19,8 +19,9 @@ export interface Sheet {
 }
 
 /**
- * Pixels of a tile around its cell: every mark stays within 2.5 px of its cell (the conflict frame's dark edge,
- * the safe tick's at small sizes), so a tile's edge is always clear (test/render.test.ts).
+ * Pixels of a tile around its cell. A mark's antialiased edge reaches a little over 2 px past its cell (the
+ * conflict frame's dark edge, the safe tick's at small sizes): with 3, a tile's edge is always clear, with 2 it
+ * is not (test/render.test.ts).
  */
 const PAD = 3;
 
