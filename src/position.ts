@@ -3,7 +3,7 @@
 // The solver half of analyze.ts (which chains it after the vision stages).
 import type { Board, CellProbability, Conflict, Deductions, FlagReport, Reading, Reason, Rereading } from './types';
 import { encode } from './encode';
-import { solve } from './solve';
+import { satisfiable, solve } from './solve';
 import { probabilities } from './probability';
 import { findReasons } from './reasons';
 import { findConflict } from './conflict';
@@ -59,7 +59,7 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
 
 /** Single re-readings (runner-up templates) that would make an inconsistent board consistent. */
 export function rereadings(board: Board, readings: Reading[], conflict: Conflict, options: PositionOptions): Rereading[] {
-  return suggestRereadings(board, readings, conflict, (b) => solve(encodeWith(b, options)).status === 'ok');
+  return suggestRereadings(board, readings, conflict, (b) => satisfiable(encodeWith(b, options)));
 }
 
 /** Open sides are encoded as cut ones: their counts see cells not read. */

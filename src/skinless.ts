@@ -7,7 +7,7 @@
 import type { Board, Grid, Reading, RgbaImage } from './types';
 import { type Cluster, clusterCells, colourDistance, lookDistance } from './clusters';
 import { encode } from './encode';
-import { solve } from './solve';
+import { satisfiable } from './solve';
 
 const { max } = Math;
 
@@ -136,7 +136,7 @@ function hueOf(r: number, g: number, b: number, hi: number, lo: number): number 
 function settleBySat(labels: Map<Cluster, string[]>, board: (l: Map<Cluster, string>) => Board): Map<Cluster, string> {
   const possible = (l: Map<Cluster, string>) => {
     const b = board(l);
-    return zerosClosed(b) && solve(encode(b, { totalMines: null })).status === 'ok';
+    return zerosClosed(b) && satisfiable(encode(b, { totalMines: null }));
   };
   const isPlain = (l: string[]) => l.every((x) => x === '0' || x === '.');
   const plain = [...labels].filter(([, l]) => isPlain(l));

@@ -3,7 +3,7 @@
 import { debuglog } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import type { Deductions, Problem } from './types';
-import { byRowCol, deduce, deducePartial, LIMITS, withFixed } from './certain';
+import { byRowCol, consistent, deduce, deducePartial, LIMITS, withFixed } from './certain';
 import { reduce, type Shape, shapeOf } from './space';
 import { plainAsm } from './asm';
 
@@ -128,6 +128,14 @@ export function solve(problem: Problem, options: SolveOptions = {}): Deductions 
     session = undefined;
     return counted();
   }
+}
+
+/**
+ * Whether some layout meets every count: the dynamic programme's answer, or `solve`'s when that is too costly
+ * for it. Exact either way, and a fraction of `solve`, which finds every certain cell besides.
+ */
+export function satisfiable(problem: Problem): boolean {
+  return consistent(problem) ?? solve(problem).status === 'ok';
 }
 
 /**

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { cellName, formatBoard, neighbours, parseBoard, parseCellName } from '../src/board';
 import { encode, type EncodeOptions } from '../src/encode';
-import { solve } from '../src/solve';
+import { satisfiable, solve } from '../src/solve';
 import type { Board, Constraint, Coord, Deductions, Problem } from '../src/types';
 import { bruteBoard, bruteProblem, type Game, mulberry32, open, randomGame, smallPosition } from './brute';
 
@@ -35,7 +35,7 @@ describe('solve vs brute force', () => {
     expect(deductions).toBeGreaterThan(1000);
   });
 
-  test('300 random problems, including constraints over > 8 cells and over every unknown', () => {
+  test('300 random problems, including constraints over > 8 cells and over every unknown (and satisfiable)', () => {
     const failures: string[] = [];
     const statuses = new Set<string>();
     for (let i = 0; i < 300; i++) {
@@ -51,6 +51,7 @@ describe('solve vs brute force', () => {
       const actual = solve(problem);
       const expected = bruteProblem(problem);
       statuses.add(actual.status);
+      if (satisfiable(problem) !== (expected.status === 'ok')) failures.push(`case ${i}: satisfiable says ${satisfiable(problem)}`);
       if (JSON.stringify(actual) !== JSON.stringify(expected)) {
         failures.push(`case ${i} ${JSON.stringify(problem)}\n` +
           `solve ${JSON.stringify(actual)}\nbrute ${JSON.stringify(expected)}`);
