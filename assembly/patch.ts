@@ -67,14 +67,15 @@ function patchInto(out: usize, left: f64, stepX: f64, top: f64, stepY: f64, size
   const xs = free;
   const ys = xs + 16 * n;
   const total = ys + 16 * n;
-  const across = (total + 24 * n + 15) & ~15;
-  reserve(across);
+  const columns = total + 24 * n;
+  reserve(columns + 8 * n);
   spans(xs, left, stepX, size, <f64>width);
   spans(ys, top, stepY, size, <f64>height);
+  const across = columnWeights(xs, columns, size);
   const yFrom = <i32>Math.floor(load<f64>(ys));
   const yTo = <i32>Math.ceil(load<f64>(ys + 8 * (2 * n - 1)));
   reserve(across + 24 * n * <usize>max(0, yTo - yFrom));
-  rowsAcross(xs, across, yFrom, yTo, size);
+  rowsAcross(columns, across, yFrom, yTo, size);
   const line = n * 3;
   for (let j: usize = 0; j < n; j++) {
     const from = load<f64>(ys + 16 * j);
@@ -102,21 +103,43 @@ function patchInto(out: usize, left: f64, stepX: f64, top: f64, stepY: f64, size
   }
 }
 
+/**
+ * Each output column's first source column and how many it covers (i32 each, at `columns`), then the part of
+ * each source column covered (f64, after them): the same for every source row. Returns the first byte free after.
+ */
+function columnWeights(xs: usize, columns: usize, size: i32): usize {
+  const n = <usize>size;
+  let weights = columns + 8 * n;
+  let count: usize = 0;
+  for (let i: usize = 0; i < n; i++) count += <usize>max(0, <i32>Math.ceil(load<f64>(xs + 16 * i + 8)) - <i32>Math.floor(load<f64>(xs + 16 * i)));
+  reserve(weights + 8 * count);
+  for (let i: usize = 0; i < n; i++) {
+    const from = load<f64>(xs + 16 * i);
+    const to = load<f64>(xs + 16 * i + 8);
+    const first = Math.floor(from);
+    let covered = 0;
+    for (let x = first; x < to; x++, covered++, weights += 8) store<f64>(weights, (x + 1 < to ? x + 1 : to) - (x > from ? x : from));
+    store<i32>(columns + 8 * i, <i32>first);
+    store<i32>(columns + 8 * i, covered, 4);
+  }
+  return (weights + 15) & ~15;
+}
+
 /** Each source row in [yFrom, yTo) summed over each column's span (weighted by the part covered), RGB per column. */
-function rowsAcross(xs: usize, across: usize, yFrom: i32, yTo: i32, size: i32): void {
+function rowsAcross(columns: usize, across: usize, yFrom: i32, yTo: i32, size: i32): void {
   const n = <usize>size;
   for (let y = yFrom; y < yTo; y++) {
     const pixels = imageAt + 4 * <usize>y * <usize>width;
     const base = across + 24 * n * <usize>(y - yFrom);
+    let weights = columns + 8 * n;
     for (let i: usize = 0; i < n; i++) {
-      const from = load<f64>(xs + 16 * i);
-      const to = load<f64>(xs + 16 * i + 8);
+      let p = pixels + 4 * <usize>load<i32>(columns + 8 * i);
+      const end = weights + 8 * <usize>load<i32>(columns + 8 * i, 4);
       let r: f64 = 0;
       let g: f64 = 0;
       let b: f64 = 0;
-      for (let x = Math.floor(from); x < to; x++) {
-        const w = (x + 1 < to ? x + 1 : to) - (x > from ? x : from);
-        const p = pixels + 4 * <usize>(<i32>x);
+      for (; weights < end; weights += 8, p += 4) {
+        const w = load<f64>(weights);
         r += w * <f64>load<u8>(p);
         g += w * <f64>load<u8>(p, 1);
         b += w * <f64>load<u8>(p, 2);
@@ -242,8 +265,15 @@ function coarseOf(patch: usize, size: i32, out: usize): void {
 function coarseDistance(a: usize, b: usize, size: i32): f64 {
   const blocks = min(BLOCKS, size);
   const n = <usize>(blocks * blocks * 3);
-  let sum: f64 = 0;
-  for (let i: usize = 0; i < n; i++) {
+  // two at a time: a bound's last bits differ from one summed in order, far under SLACK
+  let pairs = f64x2.splat(0);
+  let i: usize = 0;
+  for (; i + 2 <= n; i += 2) {
+    const d = f64x2.sub(v128.load(a + 8 * i), v128.load(b + 8 * i));
+    pairs = f64x2.add(pairs, f64x2.mul(d, d));
+  }
+  let sum = f64x2.extract_lane(pairs, 0) + f64x2.extract_lane(pairs, 1);
+  for (; i < n; i++) {
     const d = load<f64>(a + 8 * i) - load<f64>(b + 8 * i);
     sum += d * d;
   }
