@@ -3,7 +3,7 @@
 import { debuglog } from 'node:util';
 import type { Coord, Grid, RgbaImage, Skin } from './types';
 import { classify } from './classify';
-import { meanNearest, medianNearest, nearestDistances } from './nearest';
+import { meanNearest, medianNearest, nearestDistances, worstFirst } from './nearest';
 import { shiftGrid } from './pixels';
 import { edgeSums } from './patch';
 
@@ -25,10 +25,12 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const step = min(grid.pitchX, grid.pitchY) / 20;
   let best = { grid, fit: meanNearest(image, grid, skin, sample) };
   if (best.fit <= ALIGNED * skin.maxDistance) return grid;
+  let order = worstFirst(image, grid, skin, sample);
   const consider = (candidate: Grid): boolean => {
-    const fit = meanNearest(image, candidate, skin, sample, best.fit - 1e-9);
+    const fit = meanNearest(image, candidate, skin, sample, best.fit - 1e-9, order);
     if (fit >= best.fit - 1e-9) return false;
     best = { grid: candidate, fit };
+    order = worstFirst(image, candidate, skin, sample);
     return true;
   };
   const climb = (unit: number, reach: number) => {
@@ -78,10 +80,14 @@ export function snapToPixels(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const before = medianNearest(image, grid, skin, sample);
   if (before <= ALIGNED * skin.maxDistance) return grid;
   let snap = { grid, fit: before };
+  let order = worstFirst(image, grid, skin, sample);
   for (const axis of ['x', 'y'] as const) {
     for (const candidate of snapped(snap.grid, axis)) {
-      const fit = medianNearest(image, candidate, skin, sample, snap.fit);
-      if (fit < snap.fit) snap = { grid: candidate, fit };
+      const fit = medianNearest(image, candidate, skin, sample, snap.fit, order);
+      if (fit < snap.fit) {
+        snap = { grid: candidate, fit };
+        order = worstFirst(image, candidate, skin, sample);
+      }
     }
   }
   trace('snapped to pixels: fit %s → %s', before.toFixed(2), snap.fit.toFixed(2));
@@ -186,9 +192,13 @@ export function alignLines(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const offsets = Array.from({ length: 2 * reach + 1 }, (_, k) => k - reach);
   const bestOffset = (make: (o: number) => Grid) => {
     let best = { o: offsets[0], fit: fitOf(make(offsets[0])) };
+    let order = worstFirst(image, make(offsets[0]), skin, sample);
     for (const o of offsets.slice(1)) {
-      const fit = meanNearest(image, make(o), skin, sample, best.fit);
-      if (fit < best.fit) best = { o, fit };
+      const fit = meanNearest(image, make(o), skin, sample, best.fit, order);
+      if (fit < best.fit) {
+        best = { o, fit };
+        order = worstFirst(image, make(o), skin, sample);
+      }
     }
     return best.o;
   };

@@ -16,34 +16,46 @@ export function nearestDistances(image: RgbaImage, grid: Grid, skin: Skin, cells
 
 /**
  * The mean of `nearestDistances`, or Infinity as soon as the cells measured so far show that it cannot be
- * under `below`: a search that keeps only a better fit need not finish measuring a worse one.
+ * under `below`: a search that keeps only a better fit need not finish measuring a worse one. The cells are
+ * measured in `order` (indices into `cells`; `worstFirst` tells a worse grid soonest) and summed in theirs.
  */
-export function meanNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], below = Infinity): number {
+export function meanNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], below = Infinity, order?: readonly number[]): number {
   const prepared = prepareTemplates(skin, grid);
   const most = below * cells.length;
+  const distances: number[] = [];
   let sum = 0;
-  for (const [row, col] of cells) {
-    sum += nearestOf(image, grid, skin, prepared, row, col);
+  for (let k = 0; k < cells.length; k++) {
+    const i = order ? order[k] : k;
+    const [row, col] = cells[i];
+    sum += distances[i] = nearestOf(image, grid, skin, prepared, row, col);
     if (sum >= most) return Infinity;
   }
+  if (order) sum = distances.reduce((a, b) => a + b, 0);
   return sum / Math.max(1, cells.length);
 }
 
 /**
  * The median of `nearestDistances`, or Infinity as soon as so many cells measure over `above` that the
- * median must too.
+ * median must too. Measured in `order`, as `meanNearest`.
  */
-export function medianNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], above = Infinity): number {
+export function medianNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], above = Infinity, order?: readonly number[]): number {
   const prepared = prepareTemplates(skin, grid);
   const enough = cells.length - Math.floor(cells.length / 2);
   const distances: number[] = [];
   let over = 0;
-  for (const [row, col] of cells) {
+  for (let k = 0; k < cells.length; k++) {
+    const [row, col] = cells[order ? order[k] : k];
     const distance = nearestOf(image, grid, skin, prepared, row, col);
     if (distance > above && ++over >= enough) return Infinity;
     distances.push(distance);
   }
   return distances.sort((a, b) => a - b)[Math.floor(distances.length / 2)] ?? 0;
+}
+
+/** Indices of `cells`, those that fit `grid` worst first (ties in their order): an order for measuring grids near it. */
+export function worstFirst(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[]): number[] {
+  const distances = nearestDistances(image, grid, skin, cells);
+  return cells.map((_, i) => i).sort((a, b) => distances[b] - distances[a] || a - b);
 }
 
 /**

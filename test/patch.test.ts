@@ -2,7 +2,7 @@
 // source area it covers, each source pixel weighted by the part of it inside.
 import sharp from 'sharp';
 import { cellPatch, edgeSums, rmsDistance, templateDistances } from '../src/patch';
-import { nearestDistances } from '../src/nearest';
+import { meanNearest, medianNearest, nearestDistances, worstFirst } from '../src/nearest';
 import { prepareTemplates } from '../src/templates';
 import { loadSkin } from '../src/skin';
 import type { Coord, Grid, RgbaImage, Skin } from '../src/types';
@@ -92,6 +92,26 @@ describe('a cell\'s nearest template, measured in the kernel', () => {
     const found = nearestDistances(image, grid, skin, cells);
     cells.forEach(([row, col], i) => expect(found[i]).toBeCloseTo(plain(image, grid, skin, row, col), 9));
   });
+});
+
+test('a sample\'s fit is the same float measured worst-first, and a limit stops it exactly when the fit cannot beat it', async () => {
+  const { data, info } = await sharp('fixtures/xdemineur/s2-03.png').ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const image: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data) };
+  const skin = await loadSkin('xdemineur');
+  const grid = { rows: 16, cols: 30, left: 77.4, top: 381.7, pitchX: 21, pitchY: 21 };
+  const cells = Array.from({ length: 64 }, (_, i): Coord => [(i * 7) % 16, (i * 11) % 30]);
+  const off = { ...grid, left: grid.left + 1.3, top: grid.top - 0.7 };
+  const order = worstFirst(image, grid, skin, cells);
+  const distances = nearestDistances(image, grid, skin, cells);
+  expect(order.map((i) => distances[i])).toEqual([...distances].sort((a, b) => b - a));
+  for (const g of [grid, off]) {
+    const mean = meanNearest(image, g, skin, cells);
+    const median = medianNearest(image, g, skin, cells);
+    expect(meanNearest(image, g, skin, cells, Infinity, order)).toBe(mean);
+    expect(medianNearest(image, g, skin, cells, Infinity, order)).toBe(median);
+    for (const limit of [mean * 0.99, mean * 1.01]) expect(meanNearest(image, g, skin, cells, limit, order)).toBe(mean < limit ? mean : Infinity);
+    for (const limit of [median * 0.99, median * 1.01]) expect(medianNearest(image, g, skin, cells, limit, order)).toBe(median <= limit ? median : Infinity);
+  }
 });
 
 test('a patch\'s distances to each template: the RMS difference, Infinity past the limit, and a lower bound from the coarse views', async () => {
