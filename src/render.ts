@@ -5,6 +5,7 @@ import type { Grid, RgbaImage } from './types';
 import type { Marks } from './marks';
 import { legend } from './legend';
 import { type Stamp, stampSheet } from './stamps';
+import { encodePng } from './png';
 import type { DebugView } from './debug';
 
 export type { Marks } from './marks';
@@ -28,22 +29,18 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks, options
   const drawn = { width: info.width, height: info.height, data };
   const out = options.consume ? image.data : image.data.slice();
   for (const stamp of sheet.stamps) paintOver(out, image, drawn, stamp);
-  return pngOf({ ...image, data: out });
+  return encodePng({ ...image, data: out }, image.opaque === true);
 }
 
 let warmed: Promise<unknown> | undefined;
 
 /**
- * Starts libvips' first text and first PNG on its own threads (fontconfig finding the fonts, the encoder set up:
- * ~10 ms of a fresh process), to be done by the time an annotated image is drawn. Once per process; what fails
- * here is the drawing's to report.
+ * Starts libvips' first text on its own threads (fontconfig finding the fonts: ~10 ms of a fresh process), to be
+ * done by the time an annotated image is drawn. Once per process; what fails here is the drawing's to report.
  */
 export function warmRender(): void {
   const text = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text y="8" font-family="DejaVu Sans, Arial, sans-serif" font-size="8">0</text></svg>';
-  warmed ??= Promise.all([
-    sharp(Buffer.from(text)).raw().toBuffer(),
-    sharp(Buffer.alloc(4), { raw: { width: 1, height: 1, channels: 4 } }).removeAlpha().png().toBuffer(),
-  ]).catch(() => undefined);
+  warmed ??= sharp(Buffer.from(text)).raw().toBuffer().catch(() => undefined);
 }
 
 /**
@@ -67,7 +64,7 @@ function paintOver(out: Uint8Array, image: { width: number; height: number }, sh
   }
 }
 
-/** The image as a PNG, without an alpha channel when the screenshot had none (an annotated shot ~40 % smaller). */
+/** The image as a PNG by libvips (a skin's templates), without an alpha channel when the image had none. */
 function pngOf(image: RgbaImage): Promise<Buffer> {
   const pixels = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) });
   return (image.opaque ? pixels.removeAlpha() : pixels).png().toBuffer();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { decode } from '../src/decode';
-import { readPlainPng } from '../src/png';
+import { encodePng, readPlainPng } from '../src/png';
 
 const SKINS = path.resolve(__dirname, '../skins');
 const samples = readdirSync(SKINS).flatMap((skin) => readdirSync(path.join(SKINS, skin))
@@ -28,6 +28,21 @@ test.each([0, 1, 2, 3, 4])('RGB rows filtered with filter %i read as sharp reads
   const plain = readPlainPng(png);
   expect(plain).not.toBeNull();
   expect(Buffer.from(plain!.data).equals(Buffer.from((await decode(png)).data))).toBe(true);
+});
+
+// The annotated screenshot's encoder: widths that leave 0-3 pixels after the kernel's groups of four, heights
+// that end inside, at and past its bands of 32 rows, RGB and RGBA; what libvips reads back (it checks each
+// chunk's CRC) is the image, its alpha dropped when opaque.
+test.each([[1, 1], [5, 31], [6, 32], [7, 33], [8, 70], [601, 35]])('a %i×%i image written as PNG reads back as itself, RGB and RGBA', async (width, height) => {
+  const data = new Uint8Array(width * height * 4);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 89 + ((i * i) % 17) * 23) & 0xff;
+  for (const opaque of [true, false]) {
+    const png = encodePng({ width, height, data }, opaque);
+    const { data: read, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([width, height, opaque ? 3 : 4]);
+    const expected = opaque ? Buffer.from(data.filter((_, i) => i % 4 !== 3)) : Buffer.from(data);
+    expect(read.equals(expected)).toBe(true);
+  }
 });
 
 /** An 8-bit RGB PNG with every row under one filter. */
