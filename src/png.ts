@@ -1,7 +1,7 @@
 // PNGs read and written here rather than by sharp where that is cheaper. Read: plain PNGs (8-bit RGB or RGBA, not
 // interlaced, no colour profile), as sharp writes a skin's templates: a skin is hundreds of tiny PNGs, and through
 // sharp each costs two calls across threads (~0.6 ms, 0.45 s for the built-in skins and one counter); anything
-// else is left to sharp (decode.ts). Written: the annotated screenshot (encodePng).
+// else is left to sharp (decode.ts). Written: the annotated screenshot (encodePngOver).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
@@ -89,17 +89,19 @@ function paeth(a: number, b: number, c: number): number {
 }
 
 /**
- * The image as a PNG, RGB when `opaque` (its alpha dropped), else RGBA. Each row filtered by Up (in WebAssembly,
- * assembly/png.ts), then deflated at level 1: on the fixtures' screenshots ~3 ms of CPU where libvips' PNG
- * (no filter, level 6) takes ~7.5, for files ~35 % larger; on a screenshot of gradients (Windows 7's) smaller.
+ * The image as a PNG, RGB when `opaque` (its alpha dropped), else RGBA; the image's pixels are used up. RGB
+ * scanlines are written over them (a band of rows is copied out before its scanlines, shorter than its pixels,
+ * are written back), so no second buffer of the image's size is made. Each row filtered by Up (in WebAssembly,
+ * assembly/png.ts), then deflated at level 1: on the fixtures' screenshots ~3 ms of CPU where libvips' PNG (no
+ * filter, level 6) takes ~7, for files ~40 % larger; on a screenshot of gradients (Windows 7's) smaller.
  */
-export function encodePng(image: RgbaImage, opaque: boolean): Buffer {
+export function encodePngOver(image: RgbaImage, opaque: boolean): Buffer {
   const { width, height, data } = image;
   const channels = opaque ? 3 : 4;
   const kernel = pngKernel();
   try {
     const line = 1 + channels * width;
-    const scanlines = scanlineBuffer(line * height);
+    const scanlines = opaque ? Buffer.from(data.buffer, data.byteOffset, line * height) : Buffer.allocUnsafe(line * height);
     const at = kernel.start(width, channels);
     const rows = kernel.BAND_ROWS.value;
     for (let top = 0; top < height; top += rows) {
@@ -121,22 +123,6 @@ export function encodePng(image: RgbaImage, opaque: boolean): Buffer {
     if (instance && instance.memory.buffer.byteLength > KEEP_MEMORY) instance = null;
   }
 }
-
-let scanlinesKept = Buffer.alloc(0);
-
-/**
- * Where an image's scanlines are gathered for deflate: one buffer, grown to the largest image up to KEEP_SCANLINES
- * and reused (a new one of several MB per image, freed only by a later full collection, kept a batch at --jobs 2
- * ~30 MB larger).
- */
-function scanlineBuffer(bytes: number): Buffer {
-  if (bytes > KEEP_SCANLINES) return Buffer.allocUnsafe(bytes);
-  if (scanlinesKept.length < bytes) scanlinesKept = Buffer.allocUnsafe(bytes);
-  return scanlinesKept.subarray(0, bytes);
-}
-
-/** A 1920×1080 screenshot's scanlines take ~6 MB; a larger image's are made for it alone. */
-const KEEP_SCANLINES = 8 << 20;
 
 /** The chunk (length, type, body, CRC) written into `png` at `at`; returns where it ends. */
 function writeChunk(png: Buffer, at: number, type: string, body: Buffer): number {

@@ -5,7 +5,7 @@ import type { Grid, RgbaImage } from './types';
 import type { Marks } from './marks';
 import { legend } from './legend';
 import { type Stamp, stampSheet } from './stamps';
-import { encodePng } from './png';
+import { encodePngOver } from './png';
 import type { DebugView } from './debug';
 
 export type { Marks } from './marks';
@@ -13,7 +13,8 @@ export type { Marks } from './marks';
 export interface RenderOptions {
   /**
    * The caller has no further use for the screenshot's pixels: the marks are painted onto them rather than onto a
-   * copy (a batch worker then allocates a whole screenshot less per file, ~20 MB of peak memory at --jobs 2).
+   * copy, and the PNG's rows are then written over them (a batch worker then allocates a whole screenshot less
+   * per file, ~20 MB of peak memory at --jobs 2).
    */
   consume?: boolean;
 }
@@ -29,7 +30,7 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks, options
   const drawn = { width: info.width, height: info.height, data };
   const out = options.consume ? image.data : image.data.slice();
   for (const stamp of sheet.stamps) paintOver(out, image, drawn, stamp);
-  return encodePng({ ...image, data: out }, image.opaque === true);
+  return encodePngOver({ ...image, data: out }, image.opaque === true);
 }
 
 let warmed: Promise<unknown> | undefined;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { decode } from '../src/decode';
-import { encodePng, readPlainPng } from '../src/png';
+import { encodePngOver, readPlainPng } from '../src/png';
 
 const SKINS = path.resolve(__dirname, '../skins');
 const samples = readdirSync(SKINS).flatMap((skin) => readdirSync(path.join(SKINS, skin))
@@ -37,7 +37,7 @@ test.each([[1, 1], [5, 31], [6, 32], [7, 33], [8, 70], [601, 35]])('a %i×%i ima
   const data = new Uint8Array(width * height * 4);
   for (let i = 0; i < data.length; i++) data[i] = (i * 89 + ((i * i) % 17) * 23) & 0xff;
   for (const opaque of [true, false]) {
-    const png = encodePng({ width, height, data }, opaque);
+    const png = encodePngOver({ width, height, data: data.slice() }, opaque);
     const { data: read, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height, info.channels]).toEqual([width, height, opaque ? 3 : 4]);
     const expected = opaque ? Buffer.from(data.filter((_, i) => i % 4 !== 3)) : Buffer.from(data);
