@@ -108,13 +108,22 @@ export function shapeOf(glyph: Glyph): GlyphShape {
   const { width, height } = glyph.rect;
   const cells = new Float32Array(SHAPE_W * SHAPE_H);
   const area = new Float32Array(SHAPE_W * SHAPE_H);
+  const sx = SHAPE_W / width;
+  const sy = SHAPE_H / height;
+  // each pixel's ink spread over the shape cells it overlaps, by the area of overlap
   for (let y = 0; y < height; y++) {
+    const ya = y * sy, yb = (y + 1) * sy;
     for (let x = 0; x < width; x++) {
       const v = glyph.ink[y * width + x];
-      spread(x, y, width, height, (cx, cy, a) => {
-        cells[cy * SHAPE_W + cx] += v * a;
-        area[cy * SHAPE_W + cx] += a;
-      });
+      const xa = x * sx, xb = (x + 1) * sx;
+      for (let cy = floor(ya); cy < min(SHAPE_H, ceil(yb)); cy++) {
+        for (let cx = floor(xa); cx < min(SHAPE_W, ceil(xb)); cx++) {
+          const a = (min(xb, cx + 1) - max(xa, cx)) * (min(yb, cy + 1) - max(ya, cy));
+          if (a <= 0) continue;
+          cells[cy * SHAPE_W + cx] += v * a;
+          area[cy * SHAPE_W + cx] += a;
+        }
+      }
     }
   }
   for (let i = 0; i < cells.length; i++) cells[i] = area[i] > 0 ? cells[i] / area[i] : 0;
@@ -156,7 +165,8 @@ export function inkDistances(image: RgbaImage, left: number, top: number, w: num
       bins[((image.data[p] >> 4) << 8) | ((image.data[p + 1] >> 4) << 4) | (image.data[p + 2] >> 4)]++;
     }
   }
-  const bin = bins.indexOf(max(...bins));
+  let bin = 0;
+  for (let i = 1; i < bins.length; i++) if (bins[i] > bins[bin]) bin = i;
   const bg = [((bin >> 8) << 4) + 8, (((bin >> 4) & 15) << 4) + 8, ((bin & 15) << 4) + 8];
   const distance = new Float32Array(w * h);
   for (let y = 0; y < h; y++) {
@@ -184,19 +194,6 @@ function glyphOf(soft: Float32Array, labels: Int32Array, w: number, g: Group, le
     }
   }
   return { rect: { left: left + g.left, top: top + g.top, width: g.width, height: g.height }, ink };
-}
-
-/** Calls back with each shape cell that pixel (x, y) of a w×h glyph overlaps, and the overlap area. */
-function spread(x: number, y: number, w: number, h: number, add: (cx: number, cy: number, a: number) => void): void {
-  const sx = SHAPE_W / w;
-  const sy = SHAPE_H / h;
-  const xa = x * sx, xb = (x + 1) * sx, ya = y * sy, yb = (y + 1) * sy;
-  for (let cy = floor(ya); cy < min(SHAPE_H, ceil(yb)); cy++) {
-    for (let cx = floor(xa); cx < min(SHAPE_W, ceil(xb)); cx++) {
-      const a = (min(xb, cx + 1) - max(xa, cx)) * (min(yb, cy + 1) - max(ya, cy));
-      if (a > 0) add(cx, cy, a);
-    }
-  }
 }
 
 /**

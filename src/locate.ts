@@ -148,7 +148,9 @@ const centerY = (b: Rect): number => b.top + b.height / 2;
 function commonSides(boxes: Rect[]): number[] {
   const counts: number[] = [];
   for (let side = MIN_SIDE; side <= MAX_SIDE; side++) {
-    counts[side] = boxes.filter((b) => abs(sideOf(b) - side) <= 0.08 * side + 0.5).length;
+    let count = 0;
+    for (const b of boxes) if (abs(sideOf(b) - side) <= 0.08 * side + 0.5) count++;
+    counts[side] = count;
   }
   const peaks: number[] = [];
   for (let side = MIN_SIDE; side <= MAX_SIDE; side++) {
