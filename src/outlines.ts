@@ -2,9 +2,8 @@
 // region's bounding box kept when it is square and the region fills most of it. A cell's inside is such a
 // region whether its border is a grid line, a bevel or a gap. (Edges thickened by a pixel, OpenCV's third
 // image, read 12 more of 26 598 fixture cells at 50 %, 2 at 100 %, none at 250 %, for a third more time.)
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Rect, RgbaImage } from './types';
+import { Kernel } from './kernel';
 
 const { min } = Math;
 
@@ -20,7 +19,7 @@ export interface SquareLimits {
  * each region's bounding box and size.
  */
 export function squareRegions(image: RgbaImage, limits: SquareLimits): Rect[] {
-  const kernel = outlineKernel();
+  const kernel = outlineKernel.get();
   try {
     toGrey(kernel, image);
     kernel.edges();
@@ -28,12 +27,12 @@ export function squareRegions(image: RgbaImage, limits: SquareLimits): Rect[] {
     kernel.threshold();
     return [...edged, ...squaresOf(kernel, limits)];
   } catch (err) {
-    instance = null;
+    outlineKernel.drop();
     // the kernel's one trap of its own: memory it could not grow
     if (err instanceof WebAssembly.RuntimeError && /unreachable/.test(err.message)) throw new Error(`no memory left to look for a board in ${image.width}×${image.height} pixels`);
     throw err;
   } finally {
-    if (instance && instance.memory.buffer.byteLength > KEEP_MEMORY) instance = null;
+    if (outlineKernel.oversized()) outlineKernel.drop();
   }
 }
 
@@ -74,11 +73,4 @@ interface OutlineKernel {
  */
 const KEEP_MEMORY = 64 << 20;
 
-let compiled: WebAssembly.Module | null = null;
-let instance: OutlineKernel | null = null;
-
-function outlineKernel(): OutlineKernel {
-  compiled ??= new WebAssembly.Module(readFileSync(path.join(__dirname, '..', 'dist', 'outlines.wasm')));
-  instance ??= new WebAssembly.Instance(compiled, {}).exports as unknown as OutlineKernel;
-  return instance;
-}
+const outlineKernel = new Kernel<OutlineKernel>('outlines.wasm', KEEP_MEMORY);

@@ -1,10 +1,9 @@
 // A cell's pixels as a small fixed-size patch, and distances between patches: what templates are matched on.
 // Also the JS side of the cells' WebAssembly kernel (assembly/patch.ts), which does the per-pixel work.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Grid, RgbaImage } from './types';
 import type { PreparedSkin } from './templates';
 import { cellLeft, cellTop } from './pixels';
+import { Kernel } from './kernel';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { floor, min, sqrt } = Math;
@@ -57,13 +56,13 @@ interface PatchKernel {
  * or a screenshot (large), each slot holding the last image of its kind. Images are never changed once made.
  */
 function placed(image: RgbaImage): [PatchKernel, number] {
-  let kernel = patchKernel();
+  let kernel = cellKernel.get();
   const slot = image.data.length <= kernel.SMALL.value ? 0 : 1;
   const id = idOf(image);
   if (inSlot[slot] !== id) {
-    if (slot === 1 && kernel.memory.buffer.byteLength > KEEP_MEMORY) {
+    if (slot === 1 && cellKernel.oversized()) {
       dropKernel();
-      kernel = patchKernel();
+      kernel = cellKernel.get();
     }
     const at = kernel.place(slot, image.width, image.height);
     new Uint8Array(kernel.memory.buffer, at, image.data.length).set(image.data);
@@ -106,7 +105,7 @@ export interface TemplateDistances {
  * row of pixels). Valid until the next call into the kernel (a patch, another patch's distances).
  */
 export function templateDistances(prepared: PreparedSkin, patch: Patch, group: number): TemplateDistances {
-  const kernel = patchKernel();
+  const kernel = cellKernel.get();
   if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
   const at = kernel.current(patch.size);
   new Float32Array(kernel.memory.buffer, at, patch.rgb.length).set(patch.rgb);
@@ -180,20 +179,13 @@ function idOf(thing: object): number {
  */
 const KEEP_MEMORY = 64 << 20;
 
-let compiled: WebAssembly.Module | null = null;
-let kernelInstance: PatchKernel | null = null;
+const cellKernel = new Kernel<PatchKernel>('patch.wasm', KEEP_MEMORY);
 const inSlot = [0, 0];
 /** The prepared skin whose templates the kernel holds (0: none). */
 let inSkin = 0;
 
-function patchKernel(): PatchKernel {
-  compiled ??= new WebAssembly.Module(readFileSync(path.join(__dirname, '..', 'dist', 'patch.wasm')));
-  kernelInstance ??= new WebAssembly.Instance(compiled, {}).exports as unknown as PatchKernel;
-  return kernelInstance;
-}
-
 function dropKernel(): void {
-  kernelInstance = null;
+  cellKernel.drop();
   inSlot.fill(0);
   inSkin = 0;
 }

@@ -2,10 +2,9 @@
 // interlaced, no colour profile), as sharp writes a skin's templates: a skin is hundreds of tiny PNGs, and through
 // sharp each costs two calls across threads (~0.6 ms, 0.45 s for the built-in skins and one counter); anything
 // else is left to sharp (decode.ts). Written: the annotated screenshot (encodePngOver).
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import type { RgbaImage } from './types';
+import { Kernel } from './kernel';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -98,7 +97,7 @@ function paeth(a: number, b: number, c: number): number {
 export function encodePngOver(image: RgbaImage, opaque: boolean): Buffer {
   const { width, height, data } = image;
   const channels = opaque ? 3 : 4;
-  const kernel = pngKernel();
+  const kernel = rowKernel.get();
   try {
     const line = 1 + channels * width;
     const scanlines = opaque ? Buffer.from(data.buffer, data.byteOffset, line * height) : Buffer.allocUnsafe(line * height);
@@ -120,7 +119,7 @@ export function encodePngOver(image: RgbaImage, opaque: boolean): Buffer {
     for (const [type, body] of [['IHDR', header], ['IDAT', compressed], ['IEND', Buffer.alloc(0)]] as const) end = writeChunk(png, end, type, body);
     return png;
   } finally {
-    if (instance && instance.memory.buffer.byteLength > KEEP_MEMORY) instance = null;
+    if (rowKernel.oversized()) rowKernel.drop();
   }
 }
 
@@ -144,11 +143,4 @@ interface PngKernel {
 /** A band of rows of a very wide image can grow the kernel's memory past this: it is then made anew. */
 const KEEP_MEMORY = 16 << 20;
 
-let compiled: WebAssembly.Module | null = null;
-let instance: PngKernel | null = null;
-
-function pngKernel(): PngKernel {
-  compiled ??= new WebAssembly.Module(readFileSync(path.join(__dirname, '..', 'dist', 'png.wasm')));
-  instance ??= new WebAssembly.Instance(compiled, {}).exports as unknown as PngKernel;
-  return instance;
-}
+const rowKernel = new Kernel<PngKernel>('png.wasm', KEEP_MEMORY);
