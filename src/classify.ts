@@ -1,4 +1,4 @@
-import type { Cell, Coord, Grid, Reading, RgbaImage, Skin } from './types';
+import type { Coord, Grid, Reading, RgbaImage, Skin } from './types';
 import { shiftGrid } from './pixels';
 import { cellPatch, type Patch, templateDistances } from './patch';
 import { prepareTemplates, type PreparedSkin, SLACK } from './templates';
@@ -83,14 +83,14 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
     }
   };
   measure(0, 0, onGrid);
-  if (at.search && !clearCut(nearest.ranked(labels), skin)) {
+  if (at.search && !clearCut(nearest, skin)) {
     const step = min(grid.pitchX, grid.pitchY) / 20;
     for (const [dx, dy] of NEAR) measure(dx * step, dy * step);
-    if (!clearCut(nearest.ranked(labels), skin)) for (const [dx, dy] of NEAR) measure(dx * step / 2, dy * step / 2);
+    if (!clearCut(nearest, skin)) for (const [dx, dy] of NEAR) measure(dx * step / 2, dy * step / 2);
   }
-  const order = nearest.ranked(labels);
-  const [best, first] = order[0];
-  const [runnerUp, second] = order[1] ?? ['.', undefined];
+  const [i, j] = nearest.firstTwo();
+  const [best, first] = [labels[i], nearest.match[i] as Match];
+  const [runnerUp, second] = j < 0 ? ['.', undefined] : [labels[j], nearest.match[j]];
   const runnerUpDistance = second?.distance ?? Infinity;
   const rivalIndex = prepared.sizeIndex.get(`${runnerUp}@${first.template.size}`);
   const rival = rivalIndex === undefined ? undefined : bySize.match[rivalIndex];
@@ -144,9 +144,18 @@ class Nearest {
     return second;
   }
 
-  /** Labels with their match, nearest first (ties in the order first matched). */
-  ranked(labels: Cell[]): [Cell, Match][] {
-    return this.order.map((i): [Cell, Match] => [labels[i], this.match[i] as Match]).sort((a, b) => a[1].distance - b[1].distance);
+  /** The nearest and the second-nearest matched, by index (ties in the order first matched; -1: none). */
+  firstTwo(): [number, number] {
+    let first = -1;
+    let second = -1;
+    for (let k = 0; k < this.order.length; k++) {
+      const i = this.order[k];
+      if (first < 0 || this.distance[i] < this.distance[first]) {
+        second = first;
+        first = i;
+      } else if (second < 0 || this.distance[i] < this.distance[second]) second = i;
+    }
+    return [first, second];
   }
 }
 
@@ -201,8 +210,9 @@ const APART = 3 * DIFFERENT * DIFFERENT;
 /** Offsets tried around a cell whose match is not clear-cut, in steps (then half steps, if still not). */
 const NEAR = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
 
-function clearCut(matches: [Cell, Match][], skin: Skin): boolean {
-  const [best, runnerUp] = [matches[0][1].distance, matches[1]?.[1].distance ?? Infinity];
+function clearCut(nearest: Nearest, skin: Skin): boolean {
+  const [i, j] = nearest.firstTwo();
+  const [best, runnerUp] = [nearest.distance[i], j < 0 ? Infinity : nearest.distance[j]];
   if (best <= SURE_DISTANCE * skin.maxDistance && best <= SURE_RATIO * runnerUp) return true;
   return best <= DECIDED_DISTANCE * skin.maxDistance && best <= DECIDED_RATIO * runnerUp;
 }
