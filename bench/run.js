@@ -1,7 +1,7 @@
 // @ts-check
 // npm run bench: per-stage medians in-process, and whole-process time of the CLI; the held-out screenshots, also
 // at the eval's 50 % and desktop copies;
-// batches at --jobs 1 and 2; then the solver alone
+// batches at --jobs 1 and 2 (and of mine01 copies with its learned skin); then the solver alone
 // (deductions, probabilities, whole board analysis) on mine01, random expert positions and 100×100 boards.
 // Not a test.
 'use strict';
@@ -101,7 +101,7 @@ async function main() {
   }
   const heldOut = await heldOutTable();
   const copies = await copiesTable();
-  const batch = batchTable(tmp);
+  const batch = batchTable(tmp, fs.existsSync(mine01) ? { file: mine01, skin: path.join(tmp, 'win7') } : null);
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = analyzeImage + render; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
@@ -109,7 +109,7 @@ async function main() {
   console.table(heldOut);
   console.log('\nthe same 74 screenshots as the eval copies them: shrunk to 50 %, and fitted onto a 1920×1080 desktop (a counter a few pixels tall is read as a whole text there), each once: analyzeImage + render, ms per screenshot');
   console.table(copies);
-  console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16), one process: wall time, throughput, peak RSS; median of ${BATCH_RUNS} runs each`);
+  console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16; last row: ${BATCH} copies of mine01, 601×352, read with its learned skin), one process: wall time, throughput, peak RSS; median of ${BATCH_RUNS} runs each`);
   console.table(batch);
   solverTable();
 }
@@ -157,24 +157,30 @@ async function analyzeAndRender(bytes, file) {
 
 /**
  * A folder of BATCH screenshots through the CLI in a fresh process at --jobs 1 and 2, and on glibc at --jobs 2
- * with MALLOC_ARENA_MAX=1 (one malloc arena for all threads: glibc reads it only as a process starts),
- * BATCH_RUNS times each (alternating, so that the machine's drift reaches all): the median run, and the range.
- * @param {string} tmp
+ * with MALLOC_ARENA_MAX=1 (one malloc arena for all threads: glibc reads it only as a process starts); with
+ * `expert` (mine01 and the skin learned from it), a folder of BATCH copies of it at --jobs 2 too. BATCH_RUNS times
+ * each (alternating, so that the machine's drift reaches all): the median run, and the range.
+ * @param {string} tmp @param {{ file: string, skin: string } | null} expert
  */
-function batchTable(tmp) {
-  const dir = path.join(tmp, 'batch');
-  fs.mkdirSync(dir);
-  for (let i = 0; i < BATCH; i++) fs.copyFileSync(path.join(ROOT, `fixtures/xdemineur/s2-0${(i % 5) + 1}.png`), path.join(dir, `shot${String(i).padStart(3, '0')}.png`));
+function batchTable(tmp, expert) {
+  const folder = (/** @type {string} */ name, /** @type {(i: number) => string} */ source) => {
+    const dir = path.join(tmp, name);
+    fs.mkdirSync(dir);
+    for (let i = 0; i < BATCH; i++) fs.copyFileSync(source(i), path.join(dir, `shot${String(i).padStart(3, '0')}.png`));
+    return dir;
+  };
+  const dir = folder('batch', (i) => path.join(ROOT, `fixtures/xdemineur/s2-0${(i % 5) + 1}.png`));
   const glibc = Boolean(/** @type {any} */ (process.report?.getReport())?.header?.glibcVersionRuntime);
-  /** @type {{ jobs: number, env: Record<string, string>, label: string }[]} */
+  /** @type {{ dir: string, jobs: number, env: Record<string, string>, args: string[], label: string }[]} */
   const settings = [
-    { jobs: 1, env: {}, label: '1' },
-    { jobs: 2, env: {}, label: '2' },
-    ...(glibc ? [{ jobs: 2, env: { MALLOC_ARENA_MAX: '1' }, label: '2, MALLOC_ARENA_MAX=1' }] : []),
+    { dir, jobs: 1, env: {}, args: [], label: '1' },
+    { dir, jobs: 2, env: {}, args: [], label: '2' },
+    ...(glibc ? [{ dir, jobs: 2, env: { MALLOC_ARENA_MAX: '1' }, args: [], label: '2, MALLOC_ARENA_MAX=1' }] : []),
+    ...(expert ? [{ dir: folder('expert', () => expert.file), jobs: 2, env: {}, args: ['--skin', expert.skin], label: '2, mine01 ×200, --skin learned' }] : []),
   ];
   /** @type {{seconds: number, rss: number}[][]} */
   const runs = settings.map(() => []);
-  for (let r = 0; r < BATCH_RUNS; r++) settings.forEach((setting, i) => runs[i].push(batchRun(dir, path.join(tmp, `out${i}`), setting.jobs, setting.env)));
+  for (let r = 0; r < BATCH_RUNS; r++) settings.forEach((setting, i) => runs[i].push(batchRun(setting.dir, path.join(tmp, `out${i}`), setting.jobs, setting.env, setting.args)));
   return settings.map(({ label }, i) => {
     const seconds = runs[i].map((run) => run.seconds);
     const rss = runs[i].map((run) => run.rss);
@@ -188,11 +194,11 @@ function batchTable(tmp) {
 
 /**
  * One batch in a fresh process: wall seconds and peak RSS in MB.
- * @param {string} dir @param {string} out @param {number} jobs @param {Record<string, string>} env
+ * @param {string} dir @param {string} out @param {number} jobs @param {Record<string, string>} env @param {string[]} args
  */
-function batchRun(dir, out, jobs, env) {
+function batchRun(dir, out, jobs, env, args) {
   fs.rmSync(out, { recursive: true, force: true });
-  const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}).main(${JSON.stringify([dir, '-o', out, '--jobs', String(jobs)])})`
+  const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}).main(${JSON.stringify([dir, '-o', out, '--jobs', String(jobs), ...args])})`
     + '.then(() => process.stderr.write(`maxrss ${peakRss()}\\n`))'
     + `;${peakRss.toString()}`;
   const t = performance.now();
