@@ -343,6 +343,32 @@ export function edgeProfile(slot: i32, w: i32, h: i32, vertical: bool, from: i32
 }
 
 // @ts-ignore: decorator
+/**
+ * src/gridlines.ts's gridLineStrength before its mean: over positions `from` to `to` (exclusive) along the line,
+ * the sum of the largest colour step (|ΔR| + |ΔG| + |ΔB|) across it at `at - band` to `at + band`; a step that
+ * reaches past the image is 0. Sums of whole numbers, exact: the same as the JS.
+ */
+export function lineSteps(slot: i32, w: i32, h: i32, vertical: bool, at: i32, band: i32, from: i32, to: i32): f64 {
+  useImage(slot, w, h);
+  let total: f64 = 0;
+  for (let t = from; t < to; t++) {
+    let strongest = 0;
+    for (let s = at - band; s <= at + band; s++) {
+      const v = vertical ? colourStep(s - 1, t, s, t) : colourStep(t, s - 1, t, s);
+      if (v > strongest) strongest = v;
+    }
+    total += <f64>strongest;
+  }
+  return total;
+}
+
+function colourStep(x0: i32, y0: i32, x1: i32, y1: i32): i32 {
+  if (x0 < 0 || y0 < 0 || x1 >= width || y1 >= height) return 0;
+  const a = imageAt + 4 * (<usize>y0 * <usize>width + <usize>x0);
+  const b = imageAt + 4 * (<usize>y1 * <usize>width + <usize>x1);
+  return abs<i32>(<i32>load<u8>(a) - <i32>load<u8>(b)) + abs<i32>(<i32>load<u8>(a, 1) - <i32>load<u8>(b, 1)) + abs<i32>(<i32>load<u8>(a, 2) - <i32>load<u8>(b, 2));
+}
+
 @inline function grey(i: usize): f64 {
   const p = imageAt + 4 * i;
   return <f64>load<u8>(p) * 0.3 + <f64>load<u8>(p, 1) * 0.59 + <f64>load<u8>(p, 2) * 0.11;

@@ -48,6 +48,7 @@ interface PatchKernel {
   bounds(group: number): number;
   within(group: number, template: number, limit: number): number;
   edgeProfile(slot: number, width: number, height: number, vertical: boolean, from: number, first: number, to: number, acrossFrom: number, acrossTo: number): number;
+  lineSteps(slot: number, width: number, height: number, vertical: boolean, at: number, band: number, from: number, to: number): number;
   patch(slot: number, width: number, height: number, left: number, stepX: number, top: number, stepY: number, size: number): number;
 }
 
@@ -129,6 +130,21 @@ export function edgeSums(image: RgbaImage, vertical: boolean, from: number, to: 
     const [kernel, slot] = placed(image);
     const at = kernel.edgeProfile(slot, image.width, image.height, vertical, from, Math.max(1, from), to, acrossFrom, acrossTo);
     return new Float64Array(kernel.memory.buffer, at, Math.max(0, to - from + 1)).slice();
+  } catch (err) {
+    dropKernel();
+    throw err;
+  }
+}
+
+/**
+ * The summed largest colour step across a grid line (src/gridlines.ts's gridLineStrength, before its mean): at
+ * each position from `from` to `to` along it, the largest over `at - band` to `at + band`. In WebAssembly
+ * (assembly/patch.ts's `lineSteps`).
+ */
+export function lineSteps(image: RgbaImage, vertical: boolean, at: number, band: number, from: number, to: number): number {
+  try {
+    const [kernel, slot] = placed(image);
+    return kernel.lineSteps(slot, image.width, image.height, vertical, at, band, from, to);
   } catch (err) {
     dropKernel();
     throw err;

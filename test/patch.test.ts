@@ -1,7 +1,7 @@
 // The WebAssembly cell resampler against a plain reading of area averaging: each patch pixel the mean of the
 // source area it covers, each source pixel weighted by the part of it inside.
 import sharp from 'sharp';
-import { cellPatch, edgeSums, rmsDistance, templateDistances } from '../src/patch';
+import { cellPatch, edgeSums, lineSteps, rmsDistance, templateDistances } from '../src/patch';
 import { meanNearest, medianNearest, nearestDistances, worstFirst } from '../src/nearest';
 import { prepareTemplates } from '../src/templates';
 import { loadSkin } from '../src/skin';
@@ -92,6 +92,33 @@ describe('a cell\'s nearest template, measured in the kernel', () => {
     const found = nearestDistances(image, grid, skin, cells);
     cells.forEach(([row, col], i) => expect(found[i]).toBeCloseTo(plain(image, grid, skin, row, col), 9));
   });
+});
+
+// The steps across a grid line (gridlines.ts) against a plain reading: at each position along the line, the
+// largest |ΔR| + |ΔG| + |ΔB| across it within the band, 0 where the pair of pixels leaves the image.
+test('the summed colour steps across a line, both ways, in and partly out of the image', () => {
+  const [width, height] = [37, 29];
+  const data = new Uint8Array(width * height * 4).map((_, i) => (i * 131 + ((i * i) % 29) * 7) & 0xff);
+  const image: RgbaImage = { width, height, data };
+  const stepOf = (x0: number, y0: number, x1: number, y1: number) => {
+    if (x0 < 0 || y0 < 0 || x1 >= width || y1 >= height) return 0;
+    const [a, b] = [(y0 * width + x0) * 4, (y1 * width + x1) * 4];
+    return [0, 1, 2].reduce((sum, c) => sum + Math.abs(data[a + c] - data[b + c]), 0);
+  };
+  const plain = (vertical: boolean, at: number, band: number, from: number, to: number) => {
+    let total = 0;
+    for (let t = from; t < to; t++) {
+      const steps = [];
+      for (let s = at - band; s <= at + band; s++) steps.push(vertical ? stepOf(s - 1, t, s, t) : stepOf(t, s - 1, t, s));
+      total += Math.max(0, ...steps);
+    }
+    return total;
+  };
+  for (const vertical of [true, false]) {
+    for (const [at, band, from, to] of [[10, 1, 2, 20], [0, 2, -3, 12], [36, 2, 5, 40], [15, 3, 0, 29]]) {
+      expect(lineSteps(image, vertical, at, band, from, to)).toBe(plain(vertical, at, band, from, to));
+    }
+  }
 });
 
 test('a sample\'s fit is the same float measured worst-first, and a limit stops it exactly when the fit cannot beat it', async () => {
