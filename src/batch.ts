@@ -79,7 +79,7 @@ export async function runBatch(inputs: Input[], options: BatchOptions, onResult?
   return results;
 }
 
-/** Each worker starts its own OpenCV (~300 ms): by default, fewer files than this run in this thread. */
+/** Starting workers costs ~0.25 s (each one's modules, skins and solver, its code not yet compiled): by default, fewer files than this run in this thread. */
 const WORTH_WORKERS = 8;
 
 async function runInTurn(inputs: Input[], job: Job, onResult?: (r: FileResult) => void): Promise<FileResult[]> {

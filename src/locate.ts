@@ -64,7 +64,7 @@ export type OutlineFinder = 'own' | 'opencv';
  * them by how well a skin fits.
  */
 export async function locateAll(image: RgbaImage, finder: OutlineFinder = 'own'): Promise<Located[]> {
-  const outlines = finder === 'opencv' ? await openCvOutlines(image) : squareRegions(image, { minSide: MIN_SIDE, maxSide: MAX_SIDE });
+  const outlines = finder === 'opencv' ? await openCvFinder(image) : squareRegions(image, { minSide: MIN_SIDE, maxSide: MAX_SIDE });
   const found: Located[] = [];
   for (const side of commonSides(outlines)) {
     const boxes = dedupe(outlines.filter((b) => abs(sideOf(b) - side) <= 0.12 * side + 1), side);
@@ -84,6 +84,16 @@ export async function locateAll(image: RgbaImage, finder: OutlineFinder = 'own')
   return found;
 }
 
+/**
+ * Where OpenCV's outlines are found: in this thread unless told otherwise. A batch worker asks the main thread
+ * (worker.ts), so that one OpenCV (~130 MB) serves every worker.
+ */
+let openCvFinder: (image: RgbaImage) => Promise<Rect[]> = openCvOutlines;
+
+export function findOpenCvOutlinesWith(finder: (image: RgbaImage) => Promise<Rect[]>): void {
+  openCvFinder = finder;
+}
+
 /** The module object is a thenable that never settles, so it travels wrapped, never awaited itself. */
 function loadOpenCv(): Promise<{ cv: OpenCv }> {
   opencv ??= new Promise((resolve) => {
@@ -94,7 +104,8 @@ function loadOpenCv(): Promise<{ cv: OpenCv }> {
   return opencv;
 }
 
-async function openCvOutlines(image: RgbaImage): Promise<Rect[]> {
+/** The square outlines OpenCV finds in the image: the contours of Canny edges, those thickened, and a threshold. */
+export async function openCvOutlines(image: RgbaImage): Promise<Rect[]> {
   const { cv } = await loadOpenCv();
   const mats: { delete(): void }[] = [];
   const keep = <T extends { delete(): void }>(m: T): T => (mats.push(m), m);

@@ -2,12 +2,33 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { analyzeFile, type Input, type Job } from './batch';
+import { findOpenCvOutlinesWith } from './locate';
+import type { Rect, RgbaImage } from './types';
 
 // The workers already keep every core busy: libvips splitting each image across the cores as well only adds
 // contention (the setting is the process's, and in a batch only the workers call libvips). sharp starts at 1 by
 // itself on glibc, but not when MALLOC_ARENA_MAX is set (as Usage suggests for big batches) nor on musl.
 sharp.concurrency(1);
 const job = workerData as Job;
-parentPort?.on('message', async ({ index, input }: { index: number; input: Input }) => {
-  parentPort?.postMessage({ index, result: await analyzeFile(input, job) });
+
+/** OpenCV's outlines come from the main thread (workers.ts): one OpenCV for all workers, not one each. */
+const asked = new Map<number, { resolve: (outlines: Rect[]) => void; reject: (err: Error) => void }>();
+let lastAsked = 0;
+findOpenCvOutlinesWith(({ width, height, data }: RgbaImage) => new Promise((resolve, reject) => {
+  const id = ++lastAsked;
+  asked.set(id, { resolve, reject });
+  const pixels = data.slice();
+  parentPort?.postMessage({ opencv: id, width, height, data: pixels }, [pixels.buffer]);
+}));
+
+type Message = { index: number; input: Input } | { opencv: number; outlines?: Rect[]; error?: string };
+parentPort?.on('message', async (message: Message) => {
+  if ('opencv' in message) {
+    const waiting = asked.get(message.opencv);
+    asked.delete(message.opencv);
+    if (message.outlines) waiting?.resolve(message.outlines);
+    else waiting?.reject(new Error(message.error ?? 'OpenCV failed'));
+    return;
+  }
+  parentPort?.postMessage({ index: message.index, result: await analyzeFile(message.input, job) });
 });

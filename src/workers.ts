@@ -1,5 +1,6 @@
-// Batches on worker threads: each worker loads OpenCV, the SAT solver and the skins once, then takes files
-// one at a time; results come back in input order whatever order they finish in.
+// Batches on worker threads: each worker loads the SAT solver and the skins once, then takes files one at a time;
+// OpenCV, when a file needs it, is loaded once, in the main thread, and serves them all. Results come back in
+// input order whatever order they finish in.
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { FileResult, Input, Job } from './batch';
 import { failed } from './analyze';
+import { openCvOutlines } from './locate';
 
 export const availableParallelism = (): number => (os.availableParallelism?.() ?? os.cpus().length) || 1;
 
@@ -30,10 +32,8 @@ const YOUNG_GENERATION_MB = 8;
  */
 const INITIAL_OLD_GENERATION_MB = 32;
 
-interface Reply {
-  index: number;
-  result: FileResult;
-}
+/** A worker's file done, or its request for OpenCV's outlines of an image (worker.ts). */
+type Reply = { index: number; result: FileResult } | { opencv: number; width: number; height: number; data: Uint8Array };
 
 export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
   const results: (FileResult | undefined)[] = new Array(inputs.length);
@@ -54,9 +54,10 @@ export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?:
         current = next++;
         worker.postMessage({ index: current, input: inputs[current] });
       };
-      worker.on('message', ({ index, result }: Reply) => {
+      worker.on('message', (reply: Reply) => {
+        if ('opencv' in reply) return void outlinesFor(worker, reply);
         current = -1;
-        settle(index, result);
+        settle(reply.index, reply.result);
         feed();
       });
       worker.on('error', (err) => {
@@ -67,4 +68,15 @@ export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?:
     };
     for (let w = 0; w < jobs; w++) start();
   });
+}
+
+/**
+ * OpenCV's outlines of a worker's image, found here: the main thread is idle in a batch, and one OpenCV (~130 MB)
+ * then serves every worker. Requests are answered in turn.
+ */
+function outlinesFor(worker: Worker, { opencv, width, height, data }: { opencv: number; width: number; height: number; data: Uint8Array }): void {
+  openCvOutlines({ width, height, data }).then(
+    (outlines) => worker.postMessage({ opencv, outlines }),
+    (err: unknown) => worker.postMessage({ opencv, error: err instanceof Error ? err.message : String(err) }),
+  );
 }

@@ -34,6 +34,26 @@ describe('--jobs: a batch on worker threads', () => {
     expect(summary.totals).toEqual({ files: 6, ok: 6, inconsistent: 0, error: 0 });
   }, 120_000);
 
+  test('workers get OpenCV\'s outlines from the main thread, which loads it once for all: the same results as in one thread', async () => {
+    // a skin-free reading leaves cells unreadable, so OpenCV's outlines are tried too
+    const files = ['xdemineur/s2-01', 'xbomb/s2-02'].map((g) => path.join(FIXTURES, `${g}.png`));
+    const batch = async (jobs: number) => JSON.parse((await run(process.execPath, ['-e', `
+      const cli = require(${JSON.stringify(path.resolve(__dirname, '../dist/cli.js'))});
+      const write = process.stdout.write.bind(process.stdout);
+      let json = '';
+      process.stdout.write = (chunk) => ((json += chunk), true);
+      cli.main(${JSON.stringify([...files, '--skin', 'none', '--json', '--jobs', String(jobs), '-o', path.join(tmp.dir, `cv${jobs}`)])}).then(() => {
+        write(JSON.stringify({ results: JSON.parse(json), openCvHere: Object.keys(require.cache).some((k) => k.includes('opencv-js')) }));
+      });
+    `], { maxBuffer: 1 << 26 })).stdout) as { results: { output: string; unreadable: unknown[] }[]; openCvHere: boolean };
+    const [one, two] = [await batch(1), await batch(2)];
+    expect(one.openCvHere).toBe(true);
+    expect(two.openCvHere).toBe(true);
+    const strip = (r: { output: string }) => ({ ...r, output: path.basename(r.output) });
+    expect(two.results.map(strip)).toEqual(one.results.map(strip));
+    expect(two.results.some((r) => r.unreadable.length > 0)).toBe(true);
+  }, 120_000);
+
   test('results carry no cell readings (the main thread keeps every result to the end); all else is there', async () => {
     const [result] = await runBatch([{ file: path.join(FIXTURES, 'xdemineur/s2-03.png'), name: 's2-03.png' }], { output: path.join(tmp.dir, 'one.png') });
     expect(result.analysis.status).toBe('ok');
