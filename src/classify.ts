@@ -54,39 +54,13 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
   const onGrid = groups.length === 1 ? cellPatch(image, grid, row, col, skin.inset, groups[0].size, onGridBuffer(groups[0].size)) : undefined;
   const exact = onGrid && exactReading(prepared, onGrid, row, col);
   if (exact) return exact;
-  const nearest = new Nearest(labels.length);
-  /** Each label's nearest template in each size group, for deciding close calls within one size. */
-  const bySize = new Nearest(prepared.sizeIndex.size);
-  // Only the two nearest labels decide a reading, so with one size of templates a template matters only if
-  // it comes closer than its label's nearest so far and than the second-nearest label; with several sizes,
-  // closer than its label's nearest overall or at its size (a close call is decided within one size). Templates
-  // are measured nearest-looking first (least coarse bound), so that these limits tighten early.
-  let secondDistance = Infinity;
-  const measure = (dx: number, dy: number, given?: Patch) => {
-    for (let g = 0; g < groups.length; g++) {
-      const { size, templates } = groups[g];
-      const patch = given ?? cellPatch(image, shiftGrid(grid, dx, dy), row, col, skin.inset, size);
-      const { bounds, order, within } = templateDistances(prepared, patch, g);
-      for (let k = 0; k < order.length; k++) {
-        const i = order[k];
-        const t = templates[i];
-        const own = nearest.distance[t.labelIndex];
-        const limit = groups.length === 1 ? min(own, secondDistance) : max(own, bySize.distance[t.sizeIndex]);
-        if (bounds[i] > limit + SLACK) continue;
-        const distance = within(i, limit);
-        if (distance < own) {
-          nearest.set(t.labelIndex, { distance, cell: patch, template: t.patch });
-          secondDistance = nearest.second();
-        }
-        if (distance < bySize.distance[t.sizeIndex]) bySize.set(t.sizeIndex, { distance, cell: patch, template: t.patch });
-      }
-    }
-  };
-  measure(0, 0, onGrid);
+  const search = new CellSearch(image, grid, prepared, skin, row, col);
+  search.measure(0, 0, onGrid);
+  const { nearest, bySize } = search;
   if (at.search && !clearCut(nearest, skin)) {
     const step = min(grid.pitchX, grid.pitchY) / 20;
-    for (const [dx, dy] of NEAR) measure(dx * step, dy * step);
-    if (!clearCut(nearest, skin)) for (const [dx, dy] of NEAR) measure(dx * step / 2, dy * step / 2);
+    for (const [dx, dy] of NEAR) search.measure(dx * step, dy * step);
+    if (!clearCut(nearest, skin)) for (const [dx, dy] of NEAR) search.measure(dx * step / 2, dy * step / 2);
   }
   const [i, j] = nearest.firstTwo();
   const [best, first] = [labels[i], nearest.match[i] as Match];
@@ -98,6 +72,60 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
   const close = first.distance > skin.maxRatio * runnerUpDistance && !rescue;
   const unreadable = first.distance > skin.maxDistance || close;
   return { row, col, cell: unreadable ? '.' : best, best, distance: first.distance, runnerUp, runnerUpDistance, unreadable };
+}
+
+/**
+ * A cell's nearest templates so far: per label, and per label at each template size (for deciding close calls
+ * within one size), as its patches (on the grid, then shifted) are measured. A class, not a closure per cell:
+ * V8 keeps a closure's optimised code only while one of its closures lives, so it compiled that again after
+ * nearly every full collection of a batch (~15 ms each).
+ */
+class CellSearch {
+  readonly nearest: Nearest;
+  readonly bySize: Nearest;
+  private secondDistance = Infinity;
+
+  constructor(
+    private readonly image: RgbaImage,
+    private readonly grid: Grid,
+    private readonly prepared: PreparedSkin,
+    private readonly skin: Skin,
+    private readonly row: number,
+    private readonly col: number,
+  ) {
+    this.nearest = new Nearest(prepared.labels.length);
+    this.bySize = new Nearest(prepared.sizeIndex.size);
+  }
+
+  /**
+   * The patch `dx`, `dy` off the cell (or `given`) against every template that could still change a reading.
+   * Only the two nearest labels decide a reading, so with one size of templates a template matters only if it
+   * comes closer than its label's nearest so far and than the second-nearest label; with several sizes, closer
+   * than its label's nearest overall or at its size (a close call is decided within one size). Templates are
+   * measured nearest-looking first (least coarse bound), so that these limits tighten early.
+   */
+  measure(dx: number, dy: number, given?: Patch): void {
+    const { prepared, nearest, bySize } = this;
+    const { groups } = prepared;
+    for (let g = 0; g < groups.length; g++) {
+      const { size, templates } = groups[g];
+      const patch = given ?? cellPatch(this.image, shiftGrid(this.grid, dx, dy), this.row, this.col, this.skin.inset, size);
+      const { bounds, order, within } = templateDistances(prepared, patch, g);
+      for (let k = 0; k < order.length; k++) {
+        const i = order[k];
+        const t = templates[i];
+        const own = nearest.distance[t.labelIndex];
+        const limit = groups.length === 1 ? min(own, this.secondDistance) : max(own, bySize.distance[t.sizeIndex]);
+        if (bounds[i] > limit + SLACK) continue;
+        const distance = within(i, limit);
+        if (distance < own) {
+          nearest.set(t.labelIndex, { distance, cell: patch, template: t.patch });
+          this.secondDistance = nearest.second();
+        }
+        if (distance < bySize.distance[t.sizeIndex]) bySize.set(t.sizeIndex, { distance, cell: patch, template: t.patch });
+      }
+    }
+  }
 }
 
 const onGridBuffers = new Map<number, Float32Array>();

@@ -76,7 +76,9 @@ function advance(space: Space, frontier: Frontier, level: Level, place: Placemen
   const index = new Map<string, number>();
   const following: Level = { lo: [], hi: [], edges: [] };
   const needs: number[][] = [];
-  frontier.needs.forEach((state, s) => {
+  // A loop, not forEach's closure: V8 would compile such a closure again after nearly every full collection.
+  for (let s = 0; s < frontier.needs.length; s++) {
+    const state = frontier.needs[s];
     const base = [...state, ...extended.slice(state.length).map((r) => space.rules[r].count)];
     level.edges[s] = [];
     for (let k = 0; k <= place.size; k++) {
@@ -95,7 +97,7 @@ function advance(space: Space, frontier: Frontier, level: Level, place: Placemen
       following.hi[to] = Math.max(following.hi[to], level.hi[s] + k);
       level.edges[s].push({ k, to });
     }
-  });
+  }
   return { level: following, next: { active, needs } };
 }
 

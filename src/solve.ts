@@ -42,24 +42,35 @@ interface Session {
 }
 let session: Session | undefined;
 
-/** The solver of one call: everything it requires holds only while `active` is assumed. */
-interface Call {
-  Logic: LogicModule;
-  solver: Solver;
-  active: number;
-  need(...clause: Formula[]): void;
+/**
+ * The solver of one call: everything it requires holds only while `active` is assumed. A class rather than
+ * closures per call, whose optimised code V8 would drop at nearly every full collection of a batch.
+ */
+class Call {
+  readonly Logic: LogicModule;
+  readonly solver: Solver;
+  readonly active: number;
+
+  constructor(private readonly session: Session) {
+    this.Logic = session.Logic;
+    this.solver = session.solver;
+    this.active = newVariable(session);
+  }
+
+  need(...clause: Formula[]): void {
+    this.solver.require(this.Logic.or(-this.active, clause));
+  }
+
   /** A new variable of this session. */
-  fresh(): number;
+  fresh(): number {
+    return newVariable(this.session);
+  }
 }
 
 function startCall(): Call {
   session ??= newSession(loadLogic());
   if (newVariable(session) > VARIABLE_BUDGET) session = newSession(session.Logic);
-  const current = session;
-  const { Logic, solver } = current;
-  const active = newVariable(current);
-  const need = (...clause: Formula[]) => solver.require(Logic.or(-active, clause));
-  return { Logic, solver, active, need, fresh: () => newVariable(current) };
+  return new Call(session);
 }
 
 function loadLogic(): LogicModule {
