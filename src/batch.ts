@@ -8,6 +8,7 @@ import { type Marks, render, renderDebug, type RenderOptions, warmRender, writeF
 import { debugView } from './debug';
 import { availableParallelism, runInWorkers, workerScript } from './workers';
 import { suggestionText } from './report';
+import { tuneForBatch } from './tuning';
 
 export interface BatchOptions extends AnalyzeOptions {
   /** A file (one input) or a folder (several); default: `<name>.annotated.png` beside each input. */
@@ -74,12 +75,17 @@ export async function runBatch(inputs: Input[], options: BatchOptions, onResult?
   if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
   const job: Job = { all: inputs.map((i) => i.file), options, toFolder };
   const jobs = Math.min(options.jobs ?? (inputs.length >= WORTH_WORKERS ? availableParallelism() : 1), inputs.length);
-  const results = jobs > 1 && workerScript() ? await runInWorkers(inputs, jobs, job, onResult) : await runInTurn(inputs, job, onResult);
+  const inWorkers = jobs > 1 && workerScript() !== null;
+  if (inputs.length >= WORTH_WORKERS) tuneForBatch(inWorkers);
+  const results = inWorkers ? await runInWorkers(inputs, jobs, job, onResult) : await runInTurn(inputs, job, onResult);
   if (toFolder && options.output !== undefined) await writeSummary(path.join(options.output, 'summary.json'), results);
   return results;
 }
 
-/** Starting workers costs ~0.25 s (each one's modules, skins and solver, its code not yet compiled): by default, fewer files than this run in this thread. */
+/**
+ * Starting workers costs ~0.25 s (each one's modules, skins and solver, its code not yet compiled): by default, fewer
+ * files than this run in this thread. From this many files on, V8 is also set for a batch (tuning.ts).
+ */
 const WORTH_WORKERS = 8;
 
 async function runInTurn(inputs: Input[], job: Job, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
