@@ -281,12 +281,13 @@ function smoothestPath(scores: number[][]): number[] {
   const from: number[][] = [];
   for (let i = 1; i < scores.length; i++) {
     from.push([]);
-    total.push(scores[i].map((v, k) => {
+    total.push([]);
+    for (let k = 0; k < scores[i].length; k++) {
       let best = -1;
       for (let j = max(0, k - 1); j <= min(states - 1, k + 1); j++) if (best < 0 || total[i - 1][j] > total[i - 1][best]) best = j;
       from[i - 1][k] = best;
-      return total[i - 1][best] + v;
-    }));
+      total[i].push(total[i - 1][best] + scores[i][k]);
+    }
   }
   const last = total[total.length - 1];
   const path = [last.indexOf(max(...last))];

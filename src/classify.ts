@@ -18,7 +18,9 @@ export function classify(image: RgbaImage, grid: Grid, skin: Skin, options: Clas
   const prepared = prepareTemplates(skin, grid);
   const cells = options.cells ?? allCells(grid);
   const search = options.search ?? true;
-  return cells.map(([row, col]) => readCell(image, grid, prepared, skin, { search, row, col }));
+  const readings: Reading[] = [];
+  for (const [row, col] of cells) readings.push(readCell(image, grid, prepared, skin, { search, row, col }));
+  return readings;
 }
 
 export interface ClassifyOptions {

@@ -62,48 +62,65 @@ export function sweep(space: Space, chains: Chain[], ring: Ring, maxWork = Infin
   const { each, frontier } = combine(totals as Poly[], ring, end);
   if (frontier.v.every((x) => x === ring.zero)) return empty;
   const classes: Occupancy[] = new Array(space.classes.length);
-  chains.forEach((chain, p) => {
-    const backwards = backward(chain, ring, each[p]);
-    chain.order.forEach((c, step) => (classes[c] = occupancy(chain, ring, forwards[p], backwards, step)));
-  });
+  for (let p = 0; p < chains.length; p++) {
+    const backwards = backward(chains[p], ring, each[p]);
+    const { order } = chains[p];
+    for (let step = 0; step < order.length; step++) classes[order[step]] = occupancy(chains[p], ring, forwards[p], backwards, step);
+  }
   const room = outside.length;
   const rest = total === null || room === 0 ? null : spread(frontier, ring, (f) => [total - f, room - total + f]);
   return { consistent: true, classes, outside: rest };
 }
 
+// The passes below are loops rather than forEach: V8 drops the optimised code of closures made per call at
+// nearly every full collection, and compiled these again and again in a batch.
 function forward(chain: Chain, ring: Ring): Poly[][] {
-  const values = chain.levels.map((level) => level.lo.map((lo, s) => filled(lo, level.hi[s], ring.zero)));
+  const values = zeros(chain, ring);
   values[0][0].v[0] = ring.one;
-  chain.levels.slice(0, -1).forEach((level, i) => {
-    level.edges.forEach((edges, s) => {
+  for (let i = 0; i < chain.levels.length - 1; i++) {
+    const { edges: fromEach } = chain.levels[i];
+    for (let s = 0; s < fromEach.length; s++) {
       const from = values[i][s];
-      for (const { k, to } of edges) {
+      for (const { k, to } of fromEach[s]) {
         const w = ring.ways(chain.sizes[i], k);
         const target = values[i + 1][to];
-        from.v.forEach((x, a) => {
+        for (let a = 0; a < from.v.length; a++) {
           const at = from.lo + a + k - target.lo;
-          target.v[at] = ring.add(target.v[at], ring.mul(x, w));
-        });
+          target.v[at] = ring.add(target.v[at], ring.mul(from.v[a], w));
+        }
       }
-    });
-  });
+    }
+  }
   return values;
 }
 
 /** values[i][s](a): weight of finishing from state s with a mines placed before step i. */
 function backward(chain: Chain, ring: Ring, end: Poly): Poly[][] {
   const last = chain.levels.length - 1;
-  const values = chain.levels.map((level) => level.lo.map((lo, s) => filled(lo, level.hi[s], ring.zero)));
-  values[last][0].v.forEach((_, a) => (values[last][0].v[a] = at(end, values[last][0].lo + a, ring)));
+  const values = zeros(chain, ring);
+  const ends = values[last][0];
+  for (let a = 0; a < ends.v.length; a++) ends.v[a] = at(end, ends.lo + a, ring);
   for (let i = last - 1; i >= 0; i--) {
-    chain.levels[i].edges.forEach((edges, s) => {
+    const { edges: fromEach } = chain.levels[i];
+    for (let s = 0; s < fromEach.length; s++) {
       const mine = values[i][s];
-      for (const { k, to } of edges) {
+      for (const { k, to } of fromEach[s]) {
         const w = ring.ways(chain.sizes[i], k);
         const next = values[i + 1][to];
-        mine.v.forEach((x, a) => (mine.v[a] = ring.add(x, ring.mul(w, next.v[mine.lo + a + k - next.lo]))));
+        for (let a = 0; a < mine.v.length; a++) mine.v[a] = ring.add(mine.v[a], ring.mul(w, next.v[mine.lo + a + k - next.lo]));
       }
-    });
+    }
+  }
+  return values;
+}
+
+/** Per level and state, a polynomial of zeros over the state's mine counts so far. */
+function zeros(chain: Chain, ring: Ring): Poly[][] {
+  const values: Poly[][] = [];
+  for (const { lo, hi } of chain.levels) {
+    const level: Poly[] = [];
+    for (let s = 0; s < lo.length; s++) level.push(filled(lo[s], hi[s], ring.zero));
+    values.push(level);
   }
   return values;
 }
@@ -112,18 +129,19 @@ function occupancy(chain: Chain, ring: Ring, forwards: Poly[][], backwards: Poly
   const size = chain.sizes[step];
   let mine = ring.zero;
   let safe = ring.zero;
-  chain.levels[step].edges.forEach((edges, s) => {
+  const { edges: fromEach } = chain.levels[step];
+  for (let s = 0; s < fromEach.length; s++) {
     const from = forwards[step][s];
-    for (const { k, to } of edges) {
+    for (const { k, to } of fromEach[s]) {
       const w = ring.ways(size, k);
       const next = backwards[step + 1][to];
-      from.v.forEach((x, a) => {
-        const t = ring.mul(ring.mul(x, w), next.v[from.lo + a + k - next.lo]);
+      for (let a = 0; a < from.v.length; a++) {
+        const t = ring.mul(ring.mul(from.v[a], w), next.v[from.lo + a + k - next.lo]);
         mine = ring.add(mine, ring.mul(t, ring.count(k)));
         safe = ring.add(safe, ring.mul(t, ring.count(size - k)));
-      });
+      }
     }
-  });
+  }
   return { mine, safe };
 }
 
