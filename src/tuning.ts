@@ -18,11 +18,11 @@ const INLINING = ['--max-inlined-bytecode-size-cumulative=150', '--max-inlined-b
  */
 const IN_TURN = ['--no-incremental-marking'];
 
-let tuned: 'workers' | 'in turn' | undefined;
+let tuned = false;
 
 /** Sets the flags for a batch of many files, in worker threads or in this one; only the first call counts. */
 export function tuneForBatch(inWorkers: boolean): void {
   if (tuned) return;
-  tuned = inWorkers ? 'workers' : 'in turn';
+  tuned = true;
   for (const flag of inWorkers ? INLINING : [...INLINING, ...IN_TURN]) setFlagsFromString(flag);
 }
