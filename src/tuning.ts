@@ -1,6 +1,7 @@
 // V8's settings for a long batch. Its flags are the whole process's, so they are set by a batch that has many
-// files (runBatch), never on import, and once. Changing any flag costs a process ~40 ms (node's cached code for
-// its own modules no longer matches them): a single screenshot, or a short batch, runs with V8's defaults.
+// files (runBatch), never on import, and once. Changing any flag costs a fresh process ~25 ms (code cached for
+// the old flags no longer matches them; mine01's whole run 262 -> 289 ms): a single screenshot, or a short
+// batch, runs with V8's defaults.
 import { setFlagsFromString } from 'node:v8';
 
 /**
