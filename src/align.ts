@@ -167,14 +167,22 @@ function scaled(grid: Grid, axis: 'x' | 'y', factor: number): Grid {
 export function sampleCells(grid: Grid, count: number): Coord[] {
   const total = grid.rows * grid.cols;
   const stride = max(1, floor(total / count));
-  return Array.from({ length: min(count, total) }, (_, i): Coord => {
+  const cells: Coord[] = [];
+  for (let i = 0; i < min(count, total); i++) {
     const at = (i * stride + (i % 7)) % total;
-    return [floor(at / grid.cols), at % grid.cols];
-  });
+    cells.push([floor(at / grid.cols), at % grid.cols]);
+  }
+  return cells;
 }
 
-export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[floor(values.length / 2)] ?? 0;
-export const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / max(1, values.length);
+export const median = (values: number[]): number => [...values].sort(ascending)[floor(values.length / 2)] ?? 0;
+const ascending = (a: number, b: number): number => a - b;
+
+export function mean(values: number[]): number {
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum / max(1, values.length);
+}
 
 
 /**

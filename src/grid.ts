@@ -16,12 +16,19 @@ export interface GridSeed {
  * (large runs of hidden cells often have no outline of their own).
  */
 export function fitGrid(image: RgbaImage, seed: GridSeed): Grid {
-  const x = fitAxis(seed.boxes.map((b) => b.left + b.width / 2), seed.pitchX);
-  const y = fitAxis(seed.boxes.map((b) => b.top + b.height / 2), seed.pitchY);
+  const x = fitAxis(centres(seed.boxes, 'x'), seed.pitchX);
+  const y = fitAxis(centres(seed.boxes, 'y'), seed.pitchY);
   const grid = snap({ rows: y.count, cols: x.count, left: x.origin, top: y.origin, pitchX: x.pitch, pitchY: y.pitch });
   const reference = interiorLines(image, grid);
   const shrunk = shrink(image, grid, reference);
   return grow(image, shrunk, shrunk === grid ? reference : interiorLines(image, shrunk));
+}
+
+/** The outlines' centres along one axis. */
+function centres(boxes: Rect[], axis: 'x' | 'y'): number[] {
+  const along: number[] = [];
+  for (const b of boxes) along.push(axis === 'x' ? b.left + b.width / 2 : b.top + b.height / 2);
+  return along;
 }
 
 /**
@@ -39,23 +46,28 @@ function snap(grid: Grid): Grid {
 }
 
 /**
- * Drops outer rows and columns in which fewer than half the cells pass `fits` (e.g. match a skin's
- * template): strips of window or panel the grid grew into. `top`/`left` count the rows/cols dropped there.
+ * Drops outer rows and columns in which fewer than half the cells pass (`passes[row × cols + col]`: e.g. match
+ * a skin's template): strips of window or panel the grid grew into. `top`/`left` count the rows/cols dropped there.
  */
-export function trimGrid(grid: Grid, fits: (row: number, col: number) => boolean): { grid: Grid; top: number; left: number } {
+export function trimGrid(grid: Grid, passes: ArrayLike<boolean>): { grid: Grid; top: number; left: number } {
   let [r0, r1, c0, c1] = [0, grid.rows, 0, grid.cols];
-  const share = (cells: [number, number][]) => cells.filter(([r, c]) => fits(r, c)).length / max(1, cells.length);
-  const row = (r: number) => Array.from({ length: c1 - c0 }, (_, i): [number, number] => [r, c0 + i]);
-  const col = (c: number) => Array.from({ length: r1 - r0 }, (_, i): [number, number] => [r0 + i, c]);
+  const { cols } = grid;
   for (let changed = true; changed && r1 - r0 > 1 && c1 - c0 > 1; ) {
     changed = true;
-    if (share(row(r0)) < 0.5) r0++;
-    else if (share(row(r1 - 1)) < 0.5) r1--;
-    else if (share(col(c0)) < 0.5) c0++;
-    else if (share(col(c1 - 1)) < 0.5) c1--;
+    if (passShare(passes, r0 * cols + c0, 1, c1 - c0) < 0.5) r0++;
+    else if (passShare(passes, (r1 - 1) * cols + c0, 1, c1 - c0) < 0.5) r1--;
+    else if (passShare(passes, r0 * cols + c0, cols, r1 - r0) < 0.5) c0++;
+    else if (passShare(passes, r0 * cols + c1 - 1, cols, r1 - r0) < 0.5) c1--;
     else changed = false;
   }
   return { grid: cropGrid(grid, r0, c0, r1 - r0, c1 - c0), top: r0, left: c0 };
+}
+
+/** The share of `count` cells that pass, from index `from` in steps of `step` (a row: 1; a column: cols). */
+function passShare(passes: ArrayLike<boolean>, from: number, step: number, count: number): number {
+  let passed = 0;
+  for (let i = 0, at = from; i < count; i++, at += step) if (passes[at]) passed++;
+  return passed / max(1, count);
 }
 
 /** The rows×cols part of the grid from cell (top, left). */
@@ -79,20 +91,32 @@ interface AxisFit {
  */
 function fitAxis(centres: number[], pitchGuess: number): AxisFit {
   let pitch = pitchGuess;
-  const sorted = [...centres].sort((a, b) => a - b);
+  const sorted = [...centres].sort(ascending);
   const middle = sorted[sorted.length >> 1];
   let origin = middle - pitch / 2;
   let points = sorted;
   for (let reach = 4 * pitch; ; reach *= 2) {
-    const window = points.filter((c) => abs(c - middle) <= reach);
-    const k = window.map((c) => round((c - origin) / pitch - 0.5));
+    const window: number[] = [];
+    for (const c of points) if (abs(c - middle) <= reach) window.push(c);
+    const k = latticeIndices(window, origin, pitch);
     if (new Set(k).size >= 2) ({ pitch, origin } = leastSquares(k, window));
-    points = points.filter((c) => abs(c - middle) > reach || abs(residual(c, origin, pitch)) < 0.25);
+    const kept: number[] = [];
+    for (const c of points) if (abs(c - middle) > reach || abs(residual(c, origin, pitch)) < 0.25) kept.push(c);
+    points = kept;
     if (window.length === points.length && reach > sorted[sorted.length - 1] - sorted[0]) break;
   }
-  const k = points.map((c) => round((c - origin) / pitch - 0.5));
+  const k = latticeIndices(points, origin, pitch);
   const kMin = min(...k);
   return { origin: origin + kMin * pitch, pitch, count: max(...k) - kMin + 1 };
+}
+
+const ascending = (a: number, b: number): number => a - b;
+
+/** Each centre's cell index k on the lattice origin + pitch × (k + 0.5). */
+function latticeIndices(centres: number[], origin: number, pitch: number): number[] {
+  const k: number[] = [];
+  for (const c of centres) k.push(round((c - origin) / pitch - 0.5));
+  return k;
 }
 
 function residual(c: number, origin: number, pitch: number): number {
@@ -102,8 +126,8 @@ function residual(c: number, origin: number, pitch: number): number {
 
 function leastSquares(k: number[], v: number[]): { pitch: number; origin: number } {
   const n = k.length;
-  const mk = k.reduce((a, b) => a + b, 0) / n;
-  const mv = v.reduce((a, b) => a + b, 0) / n;
+  const mk = sum(k) / n;
+  const mv = sum(v) / n;
   let num = 0;
   let den = 0;
   for (let i = 0; i < n; i++) {
@@ -112,6 +136,12 @@ function leastSquares(k: number[], v: number[]): { pitch: number; origin: number
   }
   const pitch = den > 0 ? num / den : 1;
   return { pitch, origin: mv - pitch * (mk + 0.5) };
+}
+
+function sum(values: number[]): number {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
 }
 
 type Side = 'left' | 'right' | 'top' | 'bottom';
@@ -168,7 +198,8 @@ function looksLikeBoard(image: RgbaImage, bigger: Grid, side: Side, reference: L
   const lines = across === 'x' ? strip.cols : strip.rows;
   const strengths: number[] = [];
   for (let k = 1; k < lines; k++) strengths.push(gridLineStrength(image, strip, across, k));
-  const present = strengths.filter((v) => v >= PRESENT * reference[across]).length;
+  let present = 0;
+  for (const v of strengths) if (v >= PRESENT * reference[across]) present++;
   return mean(strengths) >= share * reference[across] && present >= 0.7 * strengths.length;
 }
 
@@ -198,11 +229,11 @@ function interiorStrength(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number
 }
 
 function mean(values: number[]): number {
-  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+  return values.length ? sum(values) / values.length : 0;
 }
 
 function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = [...values].sort(ascending);
   return sorted.length ? sorted[sorted.length >> 1] : 0;
 }
 

@@ -1,6 +1,7 @@
 import { debuglog } from 'node:util';
 import type { Rect, RgbaImage } from './types';
 import { squareRegions } from './outlines';
+import { root, singletons } from './unionfind';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { abs, floor, max, min, round } = Math;
@@ -67,7 +68,7 @@ export async function locateAll(image: RgbaImage, finder: OutlineFinder = 'own')
   const outlines = finder === 'opencv' ? await openCvFinder(image) : squareRegions(image, { minSide: MIN_SIDE, maxSide: MAX_SIDE });
   const found: Located[] = [];
   for (const side of commonSides(outlines)) {
-    const boxes = dedupe(outlines.filter((b) => abs(sideOf(b) - side) <= 0.12 * side + 1), side);
+    const boxes = dedupe(outlines, side);
     const pitchX = nearestGap(boxes, 'x', side);
     const pitchY = nearestGap(boxes, 'y', side);
     const [board = [], second = []] = lattices(boxes, pitchX, pitchY);
@@ -171,11 +172,15 @@ function commonSides(boxes: Rect[]): number[] {
   return peaks.sort((a, b) => counts[b] - counts[a]).slice(0, CANDIDATE_SIDES);
 }
 
-/** Nested contours (inner and outer edge of one cell) collapse to one outline per cell. */
+/**
+ * The outlines of about this side; nested contours (inner and outer edge of one cell) collapse to one outline
+ * per cell.
+ */
 function dedupe(boxes: Rect[], side: number): Rect[] {
   const seen = new Map<string, Rect>();
   const q = max(2, side / 3);
   for (const b of boxes) {
+    if (abs(sideOf(b) - side) > 0.12 * side + 1) continue;
     const key = `${round(centerX(b) / q)},${round(centerY(b) / q)}`;
     if (!seen.has(key)) seen.set(key, b);
   }
@@ -187,9 +192,9 @@ function dedupe(boxes: Rect[], side: number): Rect[] {
  * The mean of the gaps near the median, since a resized board alternates gaps (10, 11, 10, … for 10.5).
  */
 function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
-  const along = boxes.map(axis === 'x' ? centerX : centerY);
-  const across = boxes.map(axis === 'x' ? centerY : centerX);
-  const { cols, rows, start, members } = buckets(along.map((v) => floor(v / side)), across.map((v) => floor(v / side)));
+  const along = centres(boxes, axis);
+  const across = centres(boxes, axis === 'x' ? 'y' : 'x');
+  const { cols, rows, start, members } = buckets(bucketsOf(along, side), bucketsOf(across, side));
   const gaps: number[] = [];
   for (let i = 0; i < boxes.length; i++) {
     let gap = Infinity;
@@ -207,12 +212,35 @@ function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
     if (gap < 1.9 * side) gaps.push(gap);
   }
   if (!gaps.length) return side;
-  gaps.sort((p, q) => p - q);
+  gaps.sort(ascending);
   const median = gaps[gaps.length >> 1];
-  const nearTo = (g0: number) => gaps.filter((g) => abs(g - g0) <= 0.2 * g0);
-  const half = nearTo(median / 2);
-  const near = half.length >= HALF_GAPS * gaps.length ? half : nearTo(median);
-  return near.reduce((a, b) => a + b, 0) / near.length;
+  const half = gapsNear(gaps, median / 2);
+  const near = half.length >= HALF_GAPS * gaps.length ? half : gapsNear(gaps, median);
+  let sum = 0;
+  for (const g of near) sum += g;
+  return sum / near.length;
+}
+
+const ascending = (p: number, q: number): number => p - q;
+
+/** The gaps within 20 % of g0. */
+function gapsNear(gaps: number[], g0: number): number[] {
+  const near: number[] = [];
+  for (const g of gaps) if (abs(g - g0) <= 0.2 * g0) near.push(g);
+  return near;
+}
+
+function centres(boxes: Rect[], axis: 'x' | 'y'): number[] {
+  const along: number[] = [];
+  for (const b of boxes) along.push(axis === 'x' ? centerX(b) : centerY(b));
+  return along;
+}
+
+/** Each value's bucket of width `size`. */
+function bucketsOf(values: number[], size: number): number[] {
+  const indices: number[] = [];
+  for (const v of values) indices.push(floor(v / size));
+  return indices;
 }
 
 /**
@@ -223,10 +251,9 @@ const HALF_GAPS = 0.2;
 
 /** Groups of outlines linked through neighbours that sit a whole number of pitches apart, largest first. */
 function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
-  const parent = boxes.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
-  const bx = boxes.map((b) => floor(centerX(b) / pitchX));
-  const by = boxes.map((b) => floor(centerY(b) / pitchY));
+  const parent = singletons(boxes.length);
+  const bx = bucketsOf(centres(boxes, 'x'), pitchX);
+  const by = bucketsOf(centres(boxes, 'y'), pitchY);
   const { cols, rows, start, members } = buckets(bx, by);
   // each pair of buckets is looked at once, from the earlier (row by row); a pair in one bucket, from its lower index
   for (let i = 0; i < boxes.length; i++) {
@@ -235,27 +262,29 @@ function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
         const same = y === by[i] && x === bx[i];
         for (let m = start[y * cols + x]; m < start[y * cols + x + 1]; m++) {
           const j = members[m];
-          if ((!same || j > i) && find(i) !== find(j) && onLattice(boxes[i], boxes[j], pitchX, pitchY)) parent[find(j)] = find(i);
+          if ((!same || j > i) && root(parent, i) !== root(parent, j) && onLattice(boxes[i], boxes[j], pitchX, pitchY)) parent[root(parent, j)] = root(parent, i);
         }
       }
     }
   }
   const groups = new Map<number, Rect[]>();
-  boxes.forEach((b, i) => {
-    const group = groups.get(find(i));
-    if (group) group.push(b);
-    else groups.set(find(i), [b]);
-  });
-  return [...groups.values()].sort((a, b) => b.length - a.length);
+  for (let i = 0; i < boxes.length; i++) {
+    const group = groups.get(root(parent, i));
+    if (group) group.push(boxes[i]);
+    else groups.set(root(parent, i), [boxes[i]]);
+  }
+  return [...groups.values()].sort(largestFirst);
 }
+
+const largestFirst = (a: unknown[], b: unknown[]): number => b.length - a.length;
 
 /**
  * Items sorted into buckets by their bucket column and row (bx[i], by[i], both 0 or more): bucket (x, y) holds
  * members[start[k]] to members[start[k + 1]] (k = y × cols + x), in index order.
  */
 function buckets(bx: number[], by: number[]) {
-  const cols = bx.reduce((a, b) => max(a, b), 0) + 1;
-  const rows = by.reduce((a, b) => max(a, b), 0) + 1;
+  const cols = largest(bx) + 1;
+  const rows = largest(by) + 1;
   const start = new Int32Array(cols * rows + 1);
   for (let i = 0; i < bx.length; i++) start[by[i] * cols + bx[i] + 1]++;
   for (let k = 0; k < cols * rows; k++) start[k + 1] += start[k];
@@ -263,6 +292,13 @@ function buckets(bx: number[], by: number[]) {
   const members = new Int32Array(bx.length);
   for (let i = 0; i < bx.length; i++) members[next[by[i] * cols + bx[i]]++] = i;
   return { cols, rows, start, members };
+}
+
+/** The largest of the values (all 0 or more), 0 for none. */
+function largest(values: number[]): number {
+  let most = 0;
+  for (const v of values) most = max(most, v);
+  return most;
 }
 
 function onLattice(a: Rect, b: Rect, pitchX: number, pitchY: number): boolean {
@@ -282,9 +318,12 @@ function apart(a: Rect, b: Rect): boolean {
 }
 
 function union(boxes: Rect[]): Rect {
-  const left = min(...boxes.map((b) => b.left));
-  const top = min(...boxes.map((b) => b.top));
-  const right = max(...boxes.map((b) => b.left + b.width));
-  const bottom = max(...boxes.map((b) => b.top + b.height));
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const b of boxes) {
+    left = min(left, b.left);
+    top = min(top, b.top);
+    right = max(right, b.left + b.width);
+    bottom = max(bottom, b.top + b.height);
+  }
   return { left, top, width: right - left, height: bottom - top };
 }

@@ -52,7 +52,9 @@ function toGrey(kernel: OutlineKernel, { width, height, data }: RgbaImage): void
 function squaresOf(kernel: OutlineKernel, { minSide, maxSide }: SquareLimits): Rect[] {
   const count = kernel.squares(minSide, maxSide);
   const values = new Int32Array(kernel.memory.buffer, kernel.squaresAt(), 4 * count);
-  return Array.from({ length: count }, (_, i) => ({ left: values[4 * i], top: values[4 * i + 1], width: values[4 * i + 2], height: values[4 * i + 3] }));
+  const squares: Rect[] = [];
+  for (let i = 0; i < 4 * count; i += 4) squares.push({ left: values[i], top: values[i + 1], width: values[i + 2], height: values[i + 3] });
+  return squares;
 }
 
 /** The exports of assembly/outlines.ts. */

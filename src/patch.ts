@@ -158,10 +158,8 @@ export function lineSteps(image: RgbaImage, vertical: boolean, at: number, band:
  */
 function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
   const { groups } = prepared;
-  const align = (bytes: number) => Math.ceil(bytes / 8) * 8;
-  const recordBytes = (size: number) => align(12 * size * size) + 8 * 48;
   const offsets: number[] = [];
-  let bytes = align(4 + 16 * groups.length);
+  let bytes = align8(4 + 16 * groups.length);
   for (const { size, templates } of groups) {
     offsets.push(bytes);
     bytes += templates.length * recordBytes(size);
@@ -170,16 +168,21 @@ function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
   const { buffer } = kernel.memory;
   const table = new Int32Array(buffer, at, 1 + 4 * groups.length);
   table[0] = groups.length;
-  groups.forEach(({ size, templates }, g) => {
+  for (let g = 0; g < groups.length; g++) {
+    const { size, templates } = groups[g];
     table.set([size, templates.length, offsets[g]], 1 + 4 * g);
-    templates.forEach((t, i) => {
+    for (let i = 0; i < templates.length; i++) {
+      const t = templates[i];
       const record = at + offsets[g] + i * recordBytes(size);
       new Float32Array(buffer, record, t.patch.rgb.length).set(t.patch.rgb);
-      new Float64Array(buffer, record + align(12 * size * size), t.coarse.length).set(t.coarse);
-    });
-  });
+      new Float64Array(buffer, record + align8(12 * size * size), t.coarse.length).set(t.coarse);
+    }
+  }
   inSkin = idOf(prepared);
 }
+
+const align8 = (bytes: number): number => Math.ceil(bytes / 8) * 8;
+const recordBytes = (size: number): number => align8(12 * size * size) + 8 * 48;
 
 const ids = new WeakMap<object, number>();
 let lastId = 0;

@@ -24,7 +24,7 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
   const chosen = await chooseBoard(view, grids, skinName);
   Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
   const read = readCells(view, chosen.grid, chosen.skin);
-  const unreadable = read.readings.filter((r) => r.unreadable).length / Math.max(1, read.readings.length);
+  const unreadable = unreadableShare(read.readings);
   const misplaced = !cellsPlaced(view, read.grid, read.skin);
   const distant = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance;
   const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
@@ -47,8 +47,8 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
 function readShrunk(view: RgbaImage, read: SkinReading): SkinReading | null {
   const readings = rereadOnPixels(view, read);
   if (readings === read.readings) return null;
-  const meanDistance = mean(readings.map((r) => r.distance));
-  const unreadable = readings.filter((r) => r.unreadable).length / Math.max(1, readings.length);
+  const meanDistance = mean(distances(readings));
+  const unreadable = unreadableShare(readings);
   trace('read shrunk: mean distance %s, %s unreadable', meanDistance.toFixed(2), unreadable.toFixed(3));
   if (meanDistance > POOR_FIT * read.skin.maxDistance || unreadable > MAX_UNREADABLE) return null;
   return { ...read, readings, fit: skinFit(meanDistance, read.skin) };
@@ -124,20 +124,39 @@ function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
   const aligned = snapToPixels(image, alignToSkin(image, found, skin), skin);
   const fitted = snapToPixels(image, alignLines(image, growToSkin(image, aligned, skin), skin), skin);
   const all = classify(image, fitted, skin);
-  const limit = Math.min(2 * skin.maxDistance, Math.max(skin.maxDistance, 4 * median(all.map((r) => r.distance))));
-  const first = trimGrid(fitted, (row, col) => all[row * fitted.cols + col].distance <= limit && !all[row * fitted.cols + col].unreadable);
-  const within = (t: { grid: Grid; top: number; left: number }) => distrustLoneZeros(t.grid, all
-    .filter((r) => r.row >= t.top && r.row < t.top + t.grid.rows && r.col >= t.left && r.col < t.left + t.grid.cols)
-    .map((r) => ({ ...r, row: r.row - t.top, col: r.col - t.left })));
-  const once = within(first);
-  const again = trimGrid(first.grid, (row, col) => !once[row * first.grid.cols + col].unreadable);
+  const limit = Math.min(2 * skin.maxDistance, Math.max(skin.maxDistance, 4 * median(distances(all))));
+  const first = trimGrid(fitted, readable(all, limit));
+  const once = within(all, first);
+  const again = trimGrid(first.grid, readable(once));
   const { grid } = again;
   const readings = again.grid.rows === first.grid.rows && again.grid.cols === first.grid.cols
     ? once
-    : within({ grid, top: first.top + again.top, left: first.left + again.left });
-  const meanDistance = mean(readings.map((r) => r.distance));
+    : within(all, { grid, top: first.top + again.top, left: first.left + again.left });
+  const meanDistance = mean(distances(readings));
   trace('skin %s: %d×%d, mean distance %s', skin.name, grid.rows, grid.cols, meanDistance.toFixed(2));
   return { skin, readings, grid, fit: skinFit(meanDistance, skin) };
+}
+
+/** The readings inside a trimmed grid, numbered from its corner, lone 0s distrusted. */
+function within(all: Reading[], { grid, top, left }: { grid: Grid; top: number; left: number }): Reading[] {
+  const inside: Reading[] = [];
+  for (const r of all) {
+    if (r.row >= top && r.row < top + grid.rows && r.col >= left && r.col < left + grid.cols) inside.push({ ...r, row: r.row - top, col: r.col - left });
+  }
+  return distrustLoneZeros(grid, inside);
+}
+
+function distances(readings: Reading[]): number[] {
+  const all: number[] = [];
+  for (const r of readings) all.push(r.distance);
+  return all;
+}
+
+/** Per reading, whether it is readable (and within `limit` of its template, if given). */
+function readable(readings: Reading[], limit?: number): boolean[] {
+  const passes: boolean[] = [];
+  for (const r of readings) passes.push((limit === undefined || r.distance <= limit) && !r.unreadable);
+  return passes;
 }
 
 function skinFit(meanDistance: number, skin: Skin): SkinFit {
@@ -254,14 +273,28 @@ const CONTENDER = { ratio: 3, margin: 0.15 };
  * is unreadable only because it sits between two counts (a 2 or a 3?) is open all the same.
  */
 function distrustLoneZeros(grid: Grid, readings: Reading[]): Reading[] {
-  const at = (row: number, col: number) => readings[row * grid.cols + col];
-  const isCount = (cell: Cell) => cell >= '1' && cell <= '8';
-  const closed = (r: Reading) => r.cell === 'F' || r.cell === '?' || (r.cell === '.' && !(r.unreadable && isCount(r.best) && isCount(r.runnerUp)));
-  return readings.map((r) => {
-    if (r.cell !== '0') return { ...r };
-    const around = neighbours({ rows: grid.rows, cols: grid.cols, cells: [], totalMines: null }, r.row, r.col);
-    return around.some(([row, col]) => closed(at(row, col))) ? { ...r, cell: '.', unreadable: true } : { ...r };
-  });
+  const board = { rows: grid.rows, cols: grid.cols, cells: [], totalMines: null };
+  const trusted: Reading[] = [];
+  for (const r of readings) {
+    let lone = false;
+    if (r.cell === '0') for (const [row, col] of neighbours(board, r.row, r.col)) lone ||= closed(readings[row * grid.cols + col]);
+    trusted.push(lone ? { ...r, cell: '.', unreadable: true } : { ...r });
+  }
+  return trusted;
+}
+
+function closed(r: Reading): boolean {
+  return r.cell === 'F' || r.cell === '?' || (r.cell === '.' && !(r.unreadable && isCount(r.best) && isCount(r.runnerUp)));
+}
+
+function isCount(cell: Cell): boolean {
+  return cell >= '1' && cell <= '8';
+}
+
+function unreadableShare(readings: Reading[]): number {
+  let unreadable = 0;
+  for (const r of readings) if (r.unreadable) unreadable++;
+  return unreadable / Math.max(1, readings.length);
 }
 
 
