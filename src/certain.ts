@@ -73,9 +73,13 @@ export function consistent(problem: Problem, limits = LIMITS): boolean | undefin
   return chains === null ? undefined : sweep(space, chains, BOOL, limits.work)?.consistent;
 }
 
+function rowCol(name: string): number[] {
+  const match = /^r(\d+)c(\d+)$/.exec(name);
+  return match ? [Number(match[1]), Number(match[2])] : [Infinity, Infinity];
+}
+
 /** Row, then col; a name that is not r<row>c<col> sorts last. */
 export function byRowCol(a: string, b: string): number {
-  const key = (name: string) => /^r(\d+)c(\d+)$/.exec(name)?.slice(1).map(Number) ?? [Infinity, Infinity];
-  const [[ra, ca], [rb, cb]] = [key(a), key(b)];
+  const [[ra, ca], [rb, cb]] = [rowCol(a), rowCol(b)];
   return ra - rb || ca - cb || (a < b ? -1 : a > b ? 1 : 0);
 }

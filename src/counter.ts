@@ -128,13 +128,15 @@ function wordBox(word: Glyph[]): Rect {
   return { left, top, width: right - left, height: bottom - top };
 }
 
+const closest = (a: [string, number], b: [string, number]): number => a[1] - b[1];
+
 function charOf(shape: GlyphShape, chars: { char: string; shape: GlyphShape }[]): string {
   const best = new Map<string, number>();
   for (const c of chars) {
     if (Math.abs(Math.log(shape.height / c.shape.height)) > SIZE_TOLERANCE) continue;
     best.set(c.char, Math.min(best.get(c.char) ?? Infinity, shapeDistance(shape, c.shape)));
   }
-  const [first, second] = [...best].sort((a, b) => a[1] - b[1]);
+  const [first, second] = [...best].sort(closest);
   if (!first || first[1] > FOREIGN_DISTANCE) return '_';
   if (first[1] > MAX_GLYPH_DISTANCE || (second && first[1] > MAX_GLYPH_RATIO * second[1])) return '?';
   return first[0];
@@ -161,8 +163,13 @@ export function parseCounter(text: string, kind: CounterModel['kind']): { text: 
 export function counterTotal(counter: CounterReading, board: Board, given: number | null, unreadable = 0): CounterReport {
   const report = (used: boolean, note: string | null, total = counter.total): CounterReport => ({ ...counter, total, used, note });
   if (!counter.read || counter.remaining === null) return report(false, counter.text ? `counter read as '${counter.text}', not a count` : 'counter not found or not readable');
-  const flags = board.cells.flat().filter((c) => c === 'F' || c === '!').length;
-  const covered = board.cells.flat().filter((c) => c === '.' || c === 'F' || c === '?' || c === '!').length;
+  let [flags, covered] = [0, 0];
+  for (const row of board.cells) {
+    for (const c of row) {
+      if (c === 'F' || c === '!') flags++;
+      if (c === '.' || c === 'F' || c === '?' || c === '!') covered++;
+    }
+  }
   const total = counter.total ?? counter.remaining + flags;
   if (given !== null) return report(false, `--mines ${given} given`, total);
   if (counter.total !== null && counter.total - counter.remaining !== flags) {

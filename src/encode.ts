@@ -70,10 +70,11 @@ function witnessConstraint(board: Board, kinds: Kind[][], row: number, col: numb
 
 function dedupe(constraints: Constraint[]): Constraint[] {
   const seen = new Set<string>();
-  return constraints.filter((constraint) => {
+  const unique: Constraint[] = [];
+  for (const constraint of constraints) {
     const key = `${constraint.count}:${constraint.cells.join(',')}`;
-    if (seen.has(key)) return false;
+    if (!seen.has(key)) unique.push(constraint);
     seen.add(key);
-    return true;
-  });
+  }
+  return unique;
 }

@@ -33,18 +33,23 @@ export interface Budget {
 /** Null when the part needs more than the budget has left. */
 export function buildChain(space: Space, part: Part, budget: Budget): Chain | null {
   const order = orderClasses(space, part);
-  const sizes = order.map((c) => space.classes[c].cells.length);
+  const sizes: number[] = [];
+  for (const c of order) sizes.push(space.classes[c].cells.length);
   const last = new Map<number, number>();
-  order.forEach((c, step) => space.classes[c].rules.forEach((r) => last.set(r, step)));
-  const room = new Map(part.rules.map((r) => [r, space.rules[r].classes.reduce((n, c) => n + space.classes[c].cells.length, 0)]));
+  for (let step = 0; step < order.length; step++) for (const r of space.classes[order[step]].rules) last.set(r, step);
+  const room = new Map<number, number>();
+  for (const r of part.rules) {
+    let cells = 0;
+    for (const c of space.rules[r].classes) cells += space.classes[c].cells.length;
+    room.set(r, cells);
+  }
   const levels: Level[] = [{ lo: [0], hi: [0], edges: [] }];
   let frontier: Frontier = { active: [], needs: [[]] };
   for (let step = 0; step < order.length; step++) {
     const rules = space.classes[order[step]].rules;
     for (const r of rules) room.set(r, (room.get(r) as number) - sizes[step]);
-    const fits = (r: number, need: number) => need >= 0 && (last.get(r) === step ? need === 0 : need <= (room.get(r) as number));
-    const { level, next } = advance(space, frontier, levels[step], { rules, size: sizes[step], fits, done: (r) => last.get(r) === step });
-    budget.cells -= level.lo.reduce((n, lo, s) => n + level.hi[s] - lo + 1, 0);
+    const { level, next } = advance(space, frontier, levels[step], { rules, size: sizes[step], step, last, room });
+    for (let s = 0; s < level.lo.length; s++) budget.cells -= level.hi[s] - level.lo[s] + 1;
     if (budget.cells < 0) return null;
     levels.push(level);
     frontier = next;
@@ -58,34 +63,50 @@ interface Frontier {
   needs: number[][];
 }
 
+/** One step: the class placed (its rules and size), each rule's last step, and the cells rules have left after it. */
 interface Placement {
   rules: number[];
   size: number;
-  /** Whether a rule may still be met when `need` more mines are needed after this step. */
-  fits(rule: number, need: number): boolean;
-  /** Whether this step places the rule's last class. */
-  done(rule: number): boolean;
+  step: number;
+  last: Map<number, number>;
+  room: Map<number, number>;
 }
 
-/** Places one class with every possible number of mines: the edges out of `level`, and the next level. */
+/** Whether a rule may still be met when `need` more mines are needed after this step. */
+function fits(place: Placement, rule: number, need: number): boolean {
+  return need >= 0 && (place.last.get(rule) === place.step ? need === 0 : need <= (place.room.get(rule) as number));
+}
+
+/** Whether this step places the rule's last class. */
+function done(place: Placement, rule: number): boolean {
+  return place.last.get(rule) === place.step;
+}
+
+/**
+ * Places one class with every possible number of mines: the edges out of `level`, and the next level. Loops,
+ * not closures: V8 would compile a closure again after nearly every full collection of a batch.
+ */
 function advance(space: Space, frontier: Frontier, level: Level, place: Placement): { level: Level; next: Frontier } {
-  const extended = [...frontier.active, ...place.rules.filter((r) => !frontier.active.includes(r))];
-  const active = extended.filter((r) => !place.done(r));
-  const at = place.rules.map((r) => extended.indexOf(r));
-  const keep = active.map((r) => extended.indexOf(r));
+  const extended = [...frontier.active];
+  for (const r of place.rules) if (!frontier.active.includes(r)) extended.push(r);
+  const active: number[] = [];
+  for (const r of extended) if (!done(place, r)) active.push(r);
+  const at = indicesIn(extended, place.rules);
+  const keep = indicesIn(extended, active);
   const index = new Map<string, number>();
   const following: Level = { lo: [], hi: [], edges: [] };
   const needs: number[][] = [];
-  // A loop, not forEach's closure: V8 would compile such a closure again after nearly every full collection.
   for (let s = 0; s < frontier.needs.length; s++) {
     const state = frontier.needs[s];
-    const base = [...state, ...extended.slice(state.length).map((r) => space.rules[r].count)];
+    const base = [...state];
+    for (let i = state.length; i < extended.length; i++) base.push(space.rules[extended[i]].count);
     level.edges[s] = [];
     for (let k = 0; k <= place.size; k++) {
       const after = [...base];
       for (const i of at) after[i] -= k;
-      if (!place.rules.every((r, j) => place.fits(r, after[at[j]]))) continue;
-      const key = keep.map((i) => after[i]);
+      if (!allFit(place, after, at)) continue;
+      const key: number[] = [];
+      for (const i of keep) key.push(after[i]);
       let to = index.get(key.join(','));
       if (to === undefined) {
         to = needs.push(key) - 1;
@@ -99,6 +120,18 @@ function advance(space: Space, frontier: Frontier, level: Level, place: Placemen
     }
   }
   return { level: following, next: { active, needs } };
+}
+
+function indicesIn(all: number[], items: number[]): number[] {
+  const indices: number[] = [];
+  for (const r of items) indices.push(all.indexOf(r));
+  return indices;
+}
+
+/** Whether every rule of the step may still be met, `after[at[j]]` being what rule j still needs. */
+function allFit(place: Placement, after: number[], at: number[]): boolean {
+  for (let j = 0; j < place.rules.length; j++) if (!fits(place, place.rules[j], after[at[j]])) return false;
+  return true;
 }
 
 /**

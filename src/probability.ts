@@ -27,14 +27,18 @@ export function probabilities(problem: Problem, limits = LIMITS): ProbabilityRes
   if (!odds) return { status: 'too-costly' };
   const p = new Map<string, number | null>();
   for (const [cell, mine] of space.fixed) p.set(cell, mine ? 1 : 0);
-  space.classes.forEach((cls, c) => {
+  for (let c = 0; c < space.classes.length; c++) {
     const value = share(exact.classes[c], odds.classes[c]);
-    for (const cell of cls.cells) p.set(cell, value);
-  });
+    for (const cell of space.classes[c].cells) p.set(cell, value);
+  }
   const outside = exact.outside && odds.outside ? share(exact.outside, odds.outside) : null;
   for (const cell of space.outside) p.set(cell, outside);
-  const cells = problem.unknowns.map((cell) => ({ cell, p: p.get(cell) ?? null }));
-  if (cells.some(({ p: value }) => value !== null && !Number.isFinite(value))) return { status: 'too-costly' };
+  const cells: { cell: string; p: number | null }[] = [];
+  for (const cell of problem.unknowns) {
+    const value = p.get(cell) ?? null;
+    if (value !== null && !Number.isFinite(value)) return { status: 'too-costly' };
+    cells.push({ cell, p: value });
+  }
   return { status: 'ok', cells };
 }
 

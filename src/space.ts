@@ -1,6 +1,7 @@
 // The shape of a problem, before any search: cells forced by a single constraint (propagated to a fixed
 // point), interchangeable cells grouped into classes, and independent parts. Pure JS, no geometry.
 import type { Constraint, Problem } from './types';
+import { root, singletons } from './unionfind';
 
 /** Cells that lie in exactly the same local rules: any layout stays a layout when two of them swap. */
 export interface CellClass {
@@ -120,16 +121,15 @@ function shape(universe: string[], locals: Counting[], fixed: Map<string, boolea
 }
 
 function partsOf(classes: CellClass[], ruleCount: number): Part[] {
-  const parent = Array.from({ length: ruleCount }, (_, i) => i);
-  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
-  for (const cls of classes) for (const r of cls.rules) parent[find(r)] = find(cls.rules[0]);
+  const parent = singletons(ruleCount);
+  for (const cls of classes) for (const r of cls.rules) parent[root(parent, r)] = root(parent, cls.rules[0]);
   const parts = new Map<number, Part>();
-  classes.forEach((cls, index) => {
-    const root = find(cls.rules[0]);
-    if (!parts.has(root)) parts.set(root, { classes: [], rules: [] });
-    (parts.get(root) as Part).classes.push(index);
-  });
-  for (let r = 0; r < ruleCount; r++) parts.get(find(r))?.rules.push(r);
+  for (let index = 0; index < classes.length; index++) {
+    const at = root(parent, classes[index].rules[0]);
+    if (!parts.has(at)) parts.set(at, { classes: [], rules: [] });
+    (parts.get(at) as Part).classes.push(index);
+  }
+  for (let r = 0; r < ruleCount; r++) parts.get(root(parent, r))?.rules.push(r);
   return [...parts.values()];
 }
 
@@ -138,10 +138,19 @@ export function reduce(problem: Problem): { problem: Problem; fixed: Map<string,
   const space = buildSpace(problem);
   if (space === null) return null;
   const { fixed } = space;
-  const constraints = problem.constraints
-    .map((c) => ({ ...c, cells: c.cells.filter((x) => !fixed.has(x)), count: c.count - c.cells.filter((x) => fixed.get(x) === true).length }))
-    .filter((c) => c.cells.length > 0 || c.count !== 0);
-  return { problem: { unknowns: problem.unknowns.filter((x) => !fixed.has(x)), constraints }, fixed };
+  const constraints: Constraint[] = [];
+  for (const c of problem.constraints) {
+    const cells: string[] = [];
+    let mines = 0;
+    for (const x of c.cells) {
+      if (!fixed.has(x)) cells.push(x);
+      else if (fixed.get(x) === true) mines++;
+    }
+    if (cells.length > 0 || c.count - mines !== 0) constraints.push({ ...c, cells, count: c.count - mines });
+  }
+  const unknowns: string[] = [];
+  for (const x of problem.unknowns) if (!fixed.has(x)) unknowns.push(x);
+  return { problem: { unknowns, constraints }, fixed };
 }
 
 /**
