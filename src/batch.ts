@@ -162,7 +162,18 @@ export function annotate(image: RgbaImage, grid: Grid, analysis: Analysis, heatM
 }
 
 function refuseInput(target: string, inputs: string[]): void {
-  if (inputs.some((input) => path.resolve(input) === path.resolve(target))) throw new Error(`refusing to overwrite the input ${target}`);
+  let resolved = resolvedInputs.get(inputs);
+  if (!resolved) resolvedInputs.set(inputs, (resolved = new Set(inputs.map((input) => path.resolve(input)))));
+  if (resolved.has(path.resolve(target))) throw new Error(`refusing to overwrite the input ${target}`);
+}
+
+/** A batch's inputs, resolved once: each file checks its output against all of them. */
+const resolvedInputs = new WeakMap<string[], Set<string>>();
+
+function oddsOf(probabilities: NonNullable<Analysis['probabilities']>): { cell: Coord; p: number }[] {
+  const odds: { cell: Coord; p: number }[] = [];
+  for (const { cell, p } of probabilities) if (p !== null) odds.push({ cell: parseCellName(cell), p });
+  return odds;
 }
 
 function marksOf(analysis: Analysis, heatMap: boolean): Marks {
@@ -172,7 +183,7 @@ function marksOf(analysis: Analysis, heatMap: boolean): Marks {
   const flagged = new Set(analysis.flags.proven.concat(analysis.flags.wrong).map(String));
   const fresh = (cells: string[]): Coord[] => coordsOf(cells).filter((c) => !flagged.has(String(c)));
   const { proven, unproven, wrong } = analysis.flags;
-  const odds = (analysis.probabilities ?? []).flatMap(({ cell, p }) => (p === null ? [] : [{ cell: parseCellName(cell), p }]));
+  const odds = oddsOf(analysis.probabilities ?? []);
   const hidden = ([row, col]: Coord) => analysis.board?.cells[row][col] === '.' || analysis.board?.cells[row][col] === '?';
   const guess = analysis.bestGuess === null ? undefined : odds.find((o) => String(o.cell) === String(parseCellName(analysis.bestGuess as string)));
   return {
