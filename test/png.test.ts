@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
+import { constants, crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { decode } from '../src/decode';
-import { encodePngOver, readPlainPng } from '../src/png';
+import { deflateOptions, encodePngOver, readPlainPng } from '../src/png';
 
 const SKINS = path.resolve(__dirname, '../skins');
 const samples = readdirSync(SKINS).flatMap((skin) => readdirSync(path.join(SKINS, skin))
@@ -42,6 +42,25 @@ test.each([[1, 1], [5, 31], [6, 32], [7, 33], [8, 70], [601, 35]])('a %i×%i ima
     expect([info.width, info.height, info.channels]).toEqual([width, height, opaque ? 3 : 4]);
     const expected = opaque ? Buffer.from(data.filter((_, i) => i % 4 !== 3)) : Buffer.from(data);
     expect(read.equals(expected)).toBe(true);
+  }
+});
+
+// Noisy pixels (level 1 finds few repeats in them, slowly) are run-length coded; flat cells and lines are not.
+// Either way the PNG reads back as the image.
+test('a noisy image is run-length coded, a flat one deflated at level 1, both read back as themselves', async () => {
+  const [width, height] = [301, 40];
+  const noisy = new Uint8Array(width * height * 4);
+  for (let i = 0, seed = 7; i < noisy.length; i++) noisy[i] = (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24;
+  const flat = new Uint8Array(width * height * 4).fill(192);
+  for (let i = 0; i < flat.length; i += 4 * 17) flat.fill(40, i, i + 4);
+  for (const [data, strategy] of [[noisy, constants.Z_RLE], [flat, undefined]] as const) {
+    const line = 1 + 3 * width;
+    const scanlines = new Uint8Array(line * height);
+    for (let y = 0; y < height; y++) for (let x = 0; x < 3 * width; x++) scanlines[y * line + 1 + x] = data[(y * width + (x / 3 | 0)) * 4 + (x % 3)];
+    expect(deflateOptions(scanlines, line, height)).toEqual(strategy === undefined ? { level: 1 } : { level: 1, strategy });
+    const png = encodePngOver({ width, height, data: data.slice() }, true);
+    const { data: read } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    expect(read.equals(Buffer.from(data.filter((_, i) => i % 4 !== 3)))).toBe(true);
   }
 });
 
