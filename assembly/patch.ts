@@ -281,24 +281,44 @@ function coarseDistance(a: usize, b: usize, size: i32): f64 {
 }
 
 /**
- * The RMS distance between two patches (per channel, 0–255) when it is at most `limit`; past that (checked
- * every row of pixels), Infinity.
+ * The RMS distance between two patches (per channel, 0–255) when it is at most `limit`; past that, Infinity.
+ * Element i's square goes into running sum i % 4, and the sums make (s0 + s1) + (s2 + s3): src/patch.ts's
+ * `rmsDistance` adds in this order too, so both give the same floats. The sums only grow, so checking them every
+ * ROW_CHECK elements stops early without changing which distances come out Infinity.
  */
 function rmsWithin(a: usize, b: usize, size: i32, limit: f64): f64 {
   const n = <usize>(size * size * 3);
   const most = limit * limit * <f64>n;
-  const row = <usize>(3 * size);
-  let sum: f64 = 0;
-  for (let start: usize = 0; start < n; start += row) {
-    const end = start + row;
-    for (let i = start; i < end; i++) {
-      const d = <f64>load<f32>(a + 4 * i) - <f64>load<f32>(b + 4 * i);
-      sum += d * d;
+  let low = f64x2.splat(0);
+  let high = f64x2.splat(0);
+  let i: usize = 0;
+  while (i + 4 <= n) {
+    const stop = min(n & ~3, i + ROW_CHECK);
+    for (; i < stop; i += 4) {
+      const d0 = f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(a + 4 * i)), f64x2.promote_low_f32x4(v128.load64_zero(b + 4 * i)));
+      const d1 = f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(a + 4 * i + 8)), f64x2.promote_low_f32x4(v128.load64_zero(b + 4 * i + 8)));
+      low = f64x2.add(low, f64x2.mul(d0, d0));
+      high = f64x2.add(high, f64x2.mul(d1, d1));
     }
-    if (sum > most) return Infinity;
+    if ((f64x2.extract_lane(low, 0) + f64x2.extract_lane(low, 1)) + (f64x2.extract_lane(high, 0) + f64x2.extract_lane(high, 1)) > most) return Infinity;
   }
-  return Math.sqrt(sum / <f64>n);
+  let s0 = f64x2.extract_lane(low, 0);
+  let s1 = f64x2.extract_lane(low, 1);
+  let s2 = f64x2.extract_lane(high, 0);
+  const s3 = f64x2.extract_lane(high, 1);
+  // at most three left (n is 3 × size²), into sums 0, 1, 2
+  for (; i < n; i++) {
+    const d = <f64>load<f32>(a + 4 * i) - <f64>load<f32>(b + 4 * i);
+    if ((i & 3) == 0) s0 += d * d;
+    else if ((i & 3) == 1) s1 += d * d;
+    else s2 += d * d;
+  }
+  const sum = (s0 + s1) + (s2 + s3);
+  return sum > most ? Infinity : Math.sqrt(sum / <f64>n);
 }
+
+/** How many elements `rmsWithin` sums between its checks against the limit (a multiple of 4). */
+const ROW_CHECK: usize = 48;
 
 /**
  * src/align.ts's edge profile: the summed grey step at each position from `from` to `to` (vertical: between

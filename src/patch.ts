@@ -209,14 +209,36 @@ function dropKernel(): void {
   inSkin = 0;
 }
 
-/** Root-mean-square difference per channel, on the 0-255 scale. */
+/**
+ * Root-mean-square difference per channel, on the 0-255 scale. Element i's square goes into running sum i % 4,
+ * added up as (s0 + s1) + (s2 + s3): the order of the kernel's `rmsWithin` (assembly/patch.ts), which sums four
+ * at a time, so the two give the same floats.
+ */
 export function rmsDistance(a: Patch, b: Patch): number {
-  let sum = 0;
-  for (let i = 0; i < a.rgb.length; i++) {
-    const d = a.rgb[i] - b.rgb[i];
-    sum += d * d;
+  const x = a.rgb;
+  const y = b.rgb;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 4 <= x.length; i += 4) {
+    const d0 = x[i] - y[i];
+    const d1 = x[i + 1] - y[i + 1];
+    const d2 = x[i + 2] - y[i + 2];
+    const d3 = x[i + 3] - y[i + 3];
+    s0 += d0 * d0;
+    s1 += d1 * d1;
+    s2 += d2 * d2;
+    s3 += d3 * d3;
   }
-  return sqrt(sum / a.rgb.length);
+  for (; i < x.length; i++) {
+    const d = x[i] - y[i];
+    if ((i & 3) === 0) s0 += d * d;
+    else if ((i & 3) === 1) s1 += d * d;
+    else s2 += d * d;
+  }
+  return sqrt((s0 + s1 + (s2 + s3)) / x.length);
 }
 
 /** Blocks per side of a patch's coarse view. */
