@@ -27,7 +27,7 @@ export function exactReading(prepared: PreparedSkin, patch: Patch, row: number, 
   if (prepared.groups.length !== 1) return null;
   const { templates } = prepared.groups[0];
   const index = indexOf(prepared, templates);
-  const i = index.byHash.get(hashOf(patch.rgb))?.find((t) => equal(templates[t].patch.rgb, patch.rgb));
+  const i = sameAs(templates, index.byHash.get(hashOf(patch.rgb)) ?? [], patch.rgb);
   if (i === undefined) return null;
   if (index.rivals[i] === undefined) index.rivals[i] = rivalOf(templates, i);
   const rival = index.rivals[i];
@@ -77,8 +77,20 @@ function hashOf(values: Float32Array): number {
 
 const HASH_STRIDE = 8;
 
+/** The first of the candidate templates whose patch equals `rgb`. */
+function sameAs(templates: Prepared[], candidates: number[], rgb: Float32Array): number | undefined {
+  for (const t of candidates) if (equal(templates[t].patch.rgb, rgb)) return t;
+  return undefined;
+}
+
+/**
+ * Compared as bytes (memcmp): patches are means of pixels, never NaN nor −0, so equal bits are equal floats and
+ * equal floats equal bits.
+ */
 function equal(a: Float32Array, b: Float32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a.length === b.length && bytesOf(a).equals(bytesOf(b));
+}
+
+function bytesOf(values: Float32Array): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 }

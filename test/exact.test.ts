@@ -42,3 +42,21 @@ test('a cell a pixel off its template is measured, not looked up', async () => {
   const patch = cellPatch(image, moved, 3, 3, skin.inset, prepared.groups[0].size);
   expect(exactReading(prepared, patch, 3, 3)).toBeNull();
 });
+
+// The lookup hashes every eighth float; a patch that differs from a template only elsewhere shares its hash and
+// must still not be taken for it.
+test('a patch one float away from a template, its hash the same, is not looked up as that template', async () => {
+  const file = path.join(FIXTURES, 'xdemineur', 's2-03.png');
+  const { analysis } = await analyzeImage(fs.readFileSync(file), file);
+  const skin = await loadSkin('xdemineur');
+  if (!analysis.grid) throw new Error(`not read: ${analysis.error}`);
+  const prepared = prepareTemplates(skin, analysis.grid);
+  const { size, templates } = prepared.groups[0];
+  const found = templates.map((t) => exactReading(prepared, { size, rgb: t.patch.rgb.slice() }, 0, 0));
+  const known = found.findIndex((r) => r !== null);
+  expect(known).toBeGreaterThanOrEqual(0);
+  expect(found[known]?.best).toBe(templates[known].label);
+  const changed = templates[known].patch.rgb.slice();
+  changed[1] += 1;
+  expect(exactReading(prepared, { size, rgb: changed }, 0, 0)).toBeNull();
+});
