@@ -6,6 +6,7 @@ import { classify } from './classify';
 import { meanNearest, medianNearest, nearestDistances, worstFirst } from './nearest';
 import { shiftGrid } from './pixels';
 import { edgeSums } from './patch';
+import { mean, median } from './stats';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { abs, ceil, floor, max, min, round } = Math;
@@ -175,14 +176,6 @@ export function sampleCells(grid: Grid, count: number): Coord[] {
   return cells;
 }
 
-export const median = (values: number[]): number => [...values].sort(ascending)[floor(values.length / 2)] ?? 0;
-const ascending = (a: number, b: number): number => a - b;
-
-export function mean(values: number[]): number {
-  let sum = 0;
-  for (const v of values) sum += v;
-  return sum / max(1, values.length);
-}
 
 
 /**

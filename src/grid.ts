@@ -1,5 +1,7 @@
 import type { Grid, Rect, RgbaImage } from './types';
 import { gridLineStrength } from './gridlines';
+import { centres } from './locate';
+import { ascending, mean, median, sum } from './stats';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { abs, max, min, round } = Math;
@@ -22,13 +24,6 @@ export function fitGrid(image: RgbaImage, seed: GridSeed): Grid {
   const reference = interiorLines(image, grid);
   const shrunk = shrink(image, grid, reference);
   return grow(image, shrunk, shrunk === grid ? reference : interiorLines(image, shrunk));
-}
-
-/** The outlines' centres along one axis. */
-function centres(boxes: Rect[], axis: 'x' | 'y'): number[] {
-  const along: number[] = [];
-  for (const b of boxes) along.push(axis === 'x' ? b.left + b.width / 2 : b.top + b.height / 2);
-  return along;
 }
 
 /**
@@ -110,8 +105,6 @@ function fitAxis(centres: number[], pitchGuess: number): AxisFit {
   return { origin: origin + kMin * pitch, pitch, count: max(...k) - kMin + 1 };
 }
 
-const ascending = (a: number, b: number): number => a - b;
-
 /** Each centre's cell index k on the lattice origin + pitch × (k + 0.5). */
 function latticeIndices(centres: number[], origin: number, pitch: number): number[] {
   const k: number[] = [];
@@ -136,12 +129,6 @@ function leastSquares(k: number[], v: number[]): { pitch: number; origin: number
   }
   const pitch = den > 0 ? num / den : 1;
   return { pitch, origin: mv - pitch * (mk + 0.5) };
-}
-
-function sum(values: number[]): number {
-  let total = 0;
-  for (const v of values) total += v;
-  return total;
 }
 
 type Side = 'left' | 'right' | 'top' | 'bottom';
@@ -226,15 +213,6 @@ function interiorStrength(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number
   const strengths: number[] = [];
   for (let k = 1; k < lines; k++) strengths.push(gridLineStrength(image, grid, axis, k));
   return strengths.length ? median(strengths) : gridLineStrength(image, grid, axis, 0);
-}
-
-function mean(values: number[]): number {
-  return values.length ? sum(values) / values.length : 0;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort(ascending);
-  return sorted.length ? sorted[sorted.length >> 1] : 0;
 }
 
 function reduce(g: Grid, side: Side): Grid {

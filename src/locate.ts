@@ -2,6 +2,7 @@ import { debuglog } from 'node:util';
 import type { Rect, RgbaImage } from './types';
 import { squareRegions } from './outlines';
 import { root, singletons } from './unionfind';
+import { ascending, sum } from './stats';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { abs, floor, max, min, round } = Math;
@@ -216,12 +217,8 @@ function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
   const median = gaps[gaps.length >> 1];
   const half = gapsNear(gaps, median / 2);
   const near = half.length >= HALF_GAPS * gaps.length ? half : gapsNear(gaps, median);
-  let sum = 0;
-  for (const g of near) sum += g;
-  return sum / near.length;
+  return sum(near) / near.length;
 }
-
-const ascending = (p: number, q: number): number => p - q;
 
 /** The gaps within 20 % of g0. */
 function gapsNear(gaps: number[], g0: number): number[] {
@@ -230,7 +227,8 @@ function gapsNear(gaps: number[], g0: number): number[] {
   return near;
 }
 
-function centres(boxes: Rect[], axis: 'x' | 'y'): number[] {
+/** The outlines' centres along one axis. */
+export function centres(boxes: Rect[], axis: 'x' | 'y'): number[] {
   const along: number[] = [];
   for (const b of boxes) along.push(axis === 'x' ? centerX(b) : centerY(b));
   return along;

@@ -6,7 +6,8 @@ import type { Analysis, Cell, Grid, Reading, RgbaImage, Skin, SkinFit } from './
 import { trimGrid } from './grid';
 import { classify } from './classify';
 import { meanNearest, nearestDistances } from './nearest';
-import { alignLines, alignToSkin, growToSkin, mean, median, sampleCells, snapToPixels } from './align';
+import { alignLines, alignToSkin, growToSkin, sampleCells, snapToPixels } from './align';
+import { mean, median } from './stats';
 import { scaleGrid, shiftGrid } from './pixels';
 import { neighbours } from './board';
 import { builtinSkinNames, loadSkin } from './skin';
