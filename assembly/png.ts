@@ -1,7 +1,10 @@
-// A screenshot's rows as a PNG's scanlines, each filtered by Up (the byte above subtracted), for src/png.ts's
-// encodePng: plain areas become runs of zeros and gradients small numbers, which deflate at its fastest level
-// packs well. RGBA is narrowed to RGB on the way when the PNG has no alpha. A band of rows at a time:
-//   the row above the band (RGBA) | the band (RGBA, BAND_ROWS rows) | the band's scanlines
+// A PNG's scanlines to and from a screenshot's RGBA rows, a band of BAND_ROWS rows at a time, for src/png.ts.
+// Writing: each row filtered by Up (the byte above subtracted): plain areas become runs of zeros and gradients
+// small numbers, which deflate at its fastest level packs well. RGBA is narrowed to RGB on the way when the PNG
+// has no alpha. Memory:
+//   the row above the band (RGBA) | the band (RGBA) | the band's scanlines
+// Reading: each scanline's filter undone (None, Sub, Up, Average, Paeth), RGB widened to RGBA. Memory:
+//   the band's scanlines | the row above | the row (both unfiltered) | the band (RGBA)
 
 import { reserve } from './memory';
 
@@ -60,4 +63,114 @@ export function upRows(count: i32): usize {
   }
   memory.copy(aboveAt(), bandAt() + (<usize>count - 1) * row, row);
   return linesAt();
+}
+
+let rowBytes: usize = 0;
+let above: usize = 0;
+let row: usize = 0;
+
+function scanlinesAt(): usize {
+  return (__heap_base + 15) & ~15;
+}
+
+/** Room for a row of `rowBytes` and 16 bytes past it (a 16-byte load or store may reach past the row). */
+function rowRoom(): usize {
+  return 16 + ((rowBytes + 15) & ~15);
+}
+
+function rowsAt(): usize {
+  return scanlinesAt() + ((<usize>BAND_ROWS * (1 + rowBytes) + 16 + 15) & ~15);
+}
+
+function rgbaAt(): usize {
+  return rowsAt() + 2 * rowRoom();
+}
+
+/**
+ * Starts reading an image `w` pixels wide with `c` channels (3: RGB, 4: RGBA); returns where the JS side writes
+ * each band's scanlines.
+ */
+export function startReading(w: i32, c: i32): usize {
+  width = w;
+  channels = c;
+  rowBytes = <usize>c * <usize>w;
+  reserve(rgbaAt() + 4 * <usize>w * <usize>BAND_ROWS + 16);
+  memory.fill(rowsAt(), 0, 2 * rowRoom());
+  above = rowsAt();
+  row = above + rowRoom();
+  return scanlinesAt();
+}
+
+/** The band's first `count` scanlines unfiltered into RGBA rows; returns where, or 0 for a filter type past 4. */
+export function unfilterRows(count: i32): usize {
+  const line: usize = 1 + rowBytes;
+  for (let y: usize = 0; y < <usize>count; y++) {
+    const from = scanlinesAt() + y * line;
+    const filter = load<u8>(from);
+    if (filter > 4) return 0;
+    unfilter(filter, from + 1);
+    widen(rgbaAt() + 4 * <usize>width * y);
+    const done = row;
+    row = above;
+    above = done;
+  }
+  return rgbaAt();
+}
+
+/** One scanline's filter undone into `row`, from `above` (all 0 above the first row, and left of the first pixel). */
+function unfilter(filter: u8, from: usize): void {
+  const step = <usize>channels;
+  if (filter == 0) {
+    memory.copy(row, from, rowBytes);
+  } else if (filter == 2) {
+    for (let i: usize = 0; i < rowBytes; i += 16) v128.store(row + i, i8x16.add(v128.load(from + i), v128.load(above + i)));
+  } else if (filter == 1) {
+    // four bytes a pixel: of RGB, the fourth is the next pixel's first, written over by it (or past the row)
+    let left = i8x16.splat(0);
+    for (let i: usize = 0; i < rowBytes; i += step) {
+      left = i8x16.add(v128.load32_zero(from + i), left);
+      v128.store32_lane(row + i, left, 0);
+    }
+  } else if (filter == 3) {
+    let left = i8x16.splat(0);
+    const one = i8x16.splat(1);
+    for (let i: usize = 0; i < rowBytes; i += step) {
+      const up = v128.load32_zero(above + i);
+      const mean = i8x16.sub(i8x16.avgr_u(left, up), v128.and(v128.xor(left, up), one));
+      left = i8x16.add(v128.load32_zero(from + i), mean);
+      v128.store32_lane(row + i, left, 0);
+    }
+  } else {
+    let left = i16x8.splat(0);
+    let upLeft = i16x8.splat(0);
+    for (let i: usize = 0; i < rowBytes; i += step) {
+      const up = i16x8.extend_low_i8x16_u(v128.load32_zero(above + i));
+      const toLeft = i16x8.sub(up, upLeft);
+      const toUp = i16x8.sub(left, upLeft);
+      const pa = i16x8.abs(toLeft);
+      const pb = i16x8.abs(toUp);
+      const pc = i16x8.abs(i16x8.add(toLeft, toUp));
+      const takeLeft = v128.and(i16x8.le_s(pa, pb), i16x8.le_s(pa, pc));
+      const predicted = v128.bitselect(left, v128.bitselect(up, upLeft, i16x8.le_s(pb, pc)), takeLeft);
+      const pixel = i8x16.add(v128.load32_zero(from + i), i8x16.narrow_i16x8_u(predicted, predicted));
+      v128.store32_lane(row + i, pixel, 0);
+      left = i16x8.extend_low_i8x16_u(pixel);
+      upLeft = up;
+    }
+  }
+}
+
+/** Four RGB pixels' bytes spread to RGBA (alpha lanes read as 0, then set). */
+const RGBA = i8x16(0, 1, 2, 16, 3, 4, 5, 16, 6, 7, 8, 16, 9, 10, 11, 16);
+const OPAQUE = i32x4.splat(0xff000000);
+
+/** `row` as RGBA pixels at `to`. */
+function widen(to: usize): void {
+  if (channels == 4) {
+    memory.copy(to, row, rowBytes);
+    return;
+  }
+  let x: usize = 0;
+  for (; x + 4 <= <usize>width; x += 4) v128.store(to + 4 * x, v128.or(i8x16.swizzle(v128.load(row + 3 * x), RGBA), OPAQUE));
+  for (; x < <usize>width; x++) store<u32>(to + 4 * x, (load<u32>(row + 3 * x) & 0xffffff) | 0xff000000);
 }

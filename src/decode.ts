@@ -1,18 +1,42 @@
 import { promises as fs, readFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import sharp from 'sharp';
 import type { RgbaImage } from './types';
-import { readPlainPng } from './png';
-
-/** Larger images are refused before their pixels are decoded (a decompression bomb declares a huge size). */
-export const MAX_PIXELS = 64_000_000;
+import { MAX_PIXELS, readPlainPng, readPlainPngAsync } from './png';
 
 export class DecodeError extends Error {}
 
 /**
- * Decodes any image sharp reads (PNG, JPEG, WebP, GIF's first frame, …) into RGBA pixels. The header is read
- * first, so an image declaring more than MAX_PIXELS is refused before any pixel is decoded.
+ * Decodes any image sharp reads (PNG, JPEG, WebP, GIF's first frame, …) into RGBA pixels; a plain PNG (png.ts)
+ * without sharp. The header is read first, so an image declaring more than MAX_PIXELS is refused before any
+ * pixel is decoded. On the main thread a PNG is inflated on the thread pool, while the caller loads skins and
+ * warms the solver (a single screenshot's run); a batch worker has nothing else to do meanwhile, and inflates it
+ * on its own thread.
  */
 export async function decode(input: string | Buffer): Promise<RgbaImage> {
+  const bytes = typeof input === 'string' ? await readSmallFile(input) : input;
+  const plain = bytes && (isMainThread ? await readPlainPngAsync(bytes) : readPlainPng(bytes));
+  return plain ?? decodeBySharp(bytes ?? input);
+}
+
+/** A file's bytes when it can be read and is not past READ_AT_ONCE (sharp then reads it from its path); else null. */
+async function readSmallFile(file: string): Promise<Buffer | null> {
+  try {
+    const handle = await fs.open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      return size > 0 && size <= READ_AT_ONCE ? await handle.readFile() : null;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+const READ_AT_ONCE = 256 << 20;
+
+async function decodeBySharp(input: string | Buffer): Promise<RgbaImage> {
   const { width = 0, height = 0, hasAlpha } = await header(input);
   if (width * height > MAX_PIXELS) {
     throw new DecodeError(`image too large: ${width}×${height} is ${Math.round((width * height) / 1e6)} Mpx, the limit is ${MAX_PIXELS / 1e6} Mpx`);

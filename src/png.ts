@@ -1,8 +1,10 @@
 // PNGs read and written here rather than by sharp where that is cheaper. Read: plain PNGs (8-bit RGB or RGBA, not
-// interlaced, no colour profile), as sharp writes a skin's templates: a skin is hundreds of tiny PNGs, and through
-// sharp each costs two calls across threads (~0.6 ms, 0.45 s for the built-in skins and one counter); anything
-// else is left to sharp (decode.ts). Written: the annotated screenshot (encodePngOver).
-import { constants, crc32, deflateSync, inflateSync, type ZlibOptions } from 'node:zlib';
+// interlaced, no colour profile), as screenshots and a skin's templates mostly are: through sharp a 1280×1024
+// screenshot costs ~8 ms of CPU where inflating it (zlib) and undoing its row filters (WebAssembly,
+// assembly/png.ts) take ~3, and a skin is hundreds of tiny PNGs, each two calls across threads through sharp
+// (~0.6 ms). Anything else is left to sharp (decode.ts). Written: the annotated screenshot (encodePngOver).
+import { promisify } from 'node:util';
+import { constants, crc32, deflateSync, inflate, inflateSync, type ZlibOptions } from 'node:zlib';
 import type { RgbaImage } from './types';
 import { Kernel } from './kernel';
 
@@ -11,17 +13,56 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Chunks that change no pixel: a PNG with any other besides IHDR, IDAT and IEND is not plain. */
 const HARMLESS = new Set(['pHYs', 'tEXt', 'zTXt', 'iTXt', 'tIME', 'sRGB', 'bKGD']);
 
-/** The pixels of a plain PNG, or null when the PNG is not plain (or not well formed): then sharp decides. */
+/**
+ * Larger images are refused before their pixels are decoded (a decompression bomb declares a huge size): a
+ * plain PNG is then left to sharp, and decode.ts says so.
+ */
+export const MAX_PIXELS = 64_000_000;
+
+interface Header {
+  width: number;
+  height: number;
+  channels: 3 | 4;
+}
+
+/**
+ * The pixels of a plain PNG, or null when the PNG is not plain or not well formed (a chunk's CRC wrong, its
+ * data short or long): then sharp decides. Inflated on this thread.
+ */
 export function readPlainPng(bytes: Buffer): RgbaImage | null {
+  const parts = plainParts(bytes);
+  if (!parts) return null;
+  try {
+    return unfiltered(inflateSync(parts.data, inflateOptions(parts.header)), parts.header);
+  } catch {
+    return null;
+  }
+}
+
+const inflating = promisify(inflate);
+
+/** The same, inflated on node's thread pool. */
+export async function readPlainPngAsync(bytes: Buffer): Promise<RgbaImage | null> {
+  const parts = plainParts(bytes);
+  if (!parts) return null;
+  try {
+    return unfiltered(await inflating(parts.data, inflateOptions(parts.header)), parts.header);
+  } catch {
+    return null;
+  }
+}
+
+/** A plain PNG's header and its IDAT chunks' data, or null. */
+function plainParts(bytes: Buffer): { header: Header; data: Buffer } | null {
   if (bytes.length < 8 || !bytes.subarray(0, 8).equals(SIGNATURE)) return null;
-  let header: { width: number; height: number; channels: number } | null = null;
+  let header: Header | null = null;
   const data: Buffer[] = [];
   for (let at = 8; ; ) {
     if (at + 12 > bytes.length) return null;
     const length = bytes.readUInt32BE(at);
     const type = bytes.toString('latin1', at + 4, at + 8);
+    if (at + 12 + length > bytes.length || crc32(bytes.subarray(at + 4, at + 8 + length)) !== bytes.readUInt32BE(at + 8 + length)) return null;
     const body = bytes.subarray(at + 8, at + 8 + length);
-    if (body.length !== length) return null;
     at += 12 + length;
     if (type === 'IHDR') header = plainHeader(body);
     else if (type === 'IDAT') data.push(body);
@@ -30,61 +71,55 @@ export function readPlainPng(bytes: Buffer): RgbaImage | null {
     if (type === 'IHDR' && header === null) return null;
   }
   if (header === null || !data.length) return null;
-  let raw: Buffer;
-  try {
-    raw = inflateSync(Buffer.concat(data));
-  } catch {
-    return null;
-  }
-  return unfiltered(raw, header);
+  return { header, data: data.length === 1 ? data[0] : Buffer.concat(data) };
 }
 
-function plainHeader(body: Buffer): { width: number; height: number; channels: number } | null {
+function plainHeader(body: Buffer): Header | null {
   if (body.length !== 13) return null;
   const [depth, colour, compression, filter, interlace] = body.subarray(8, 13);
   const channels = colour === 6 ? 4 : colour === 2 ? 3 : 0;
   if (depth !== 8 || !channels || compression || filter || interlace) return null;
   const width = body.readUInt32BE(0);
   const height = body.readUInt32BE(4);
-  return width > 0 && height > 0 && width * height <= MAX_PLAIN_PIXELS ? { width, height, channels } : null;
+  return width > 0 && height > 0 && width * height <= MAX_PIXELS ? { width, height, channels } : null;
 }
 
-/** Plain PNGs read here are small (templates, glyphs); a larger one goes to sharp and its pixel limit. */
-const MAX_PLAIN_PIXELS = 1 << 20;
+function scanlineBytes({ width, height, channels }: Header): number {
+  return height * (1 + channels * width);
+}
 
-/** Undoes each row's filter (None, Sub, Up, Average, Paeth) and widens RGB to RGBA. */
-function unfiltered(raw: Buffer, { width, height, channels }: { width: number; height: number; channels: number }): RgbaImage | null {
-  const stride = width * channels;
-  if (raw.length !== height * (stride + 1)) return null;
-  const rows = new Uint8Array(height * stride);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)];
-    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    const at = y * stride;
-    for (let i = 0; i < stride; i++) {
-      const left = i >= channels ? rows[at + i - channels] : 0;
-      const up = y > 0 ? rows[at - stride + i] : 0;
-      const upLeft = y > 0 && i >= channels ? rows[at - stride + i - channels] : 0;
-      const predicted = filter === 0 ? 0 : filter === 1 ? left : filter === 2 ? up : filter === 3 ? (left + up) >> 1 : filter === 4 ? paeth(left, up, upLeft) : -1;
-      if (predicted < 0) return null;
-      rows[at + i] = (line[i] + predicted) & 0xff;
-    }
-  }
-  if (channels === 4) return { width, height, data: rows };
+/**
+ * The scanlines inflated into one buffer, and no more. zlib's default makes 16 KB buffers one after another, then
+ * joins them; one of exactly their size, once filled, is followed by another (unused): a byte to spare avoids it.
+ * Each buffer counts towards V8's next full collection.
+ */
+function inflateOptions(header: Header): ZlibOptions {
+  const size = scanlineBytes(header);
+  return { maxOutputLength: size, chunkSize: Math.max(size + 1, constants.Z_MIN_CHUNK) };
+}
+
+/** Each row's filter undone (in WebAssembly, a band of rows at a time) and RGB widened to RGBA; null when a row's
+ * filter is none of PNG's five or the data is short. */
+function unfiltered(scanlines: Buffer, header: Header): RgbaImage | null {
+  const { width, height, channels } = header;
+  const line = 1 + channels * width;
+  if (scanlines.length !== scanlineBytes(header)) return null;
   const data = new Uint8Array(width * height * 4);
-  for (let p = 0, q = 0; p < rows.length; p += 3, q += 4) {
-    data[q] = rows[p];
-    data[q + 1] = rows[p + 1];
-    data[q + 2] = rows[p + 2];
-    data[q + 3] = 255;
+  const kernel = rowKernel.get();
+  try {
+    const at = kernel.startReading(width, channels);
+    const rows = kernel.BAND_ROWS.value;
+    for (let top = 0; top < height; top += rows) {
+      const count = Math.min(rows, height - top);
+      new Uint8Array(kernel.memory.buffer, at, line * count).set(scanlines.subarray(line * top, line * (top + count)));
+      const band = kernel.unfilterRows(count);
+      if (band === 0) return null;
+      data.set(new Uint8Array(kernel.memory.buffer, band, 4 * width * count), 4 * width * top);
+    }
+  } finally {
+    if (rowKernel.oversized()) rowKernel.drop();
   }
-  return { width, height, data };
-}
-
-function paeth(a: number, b: number, c: number): number {
-  const p = a + b - c;
-  const [pa, pb, pc] = [Math.abs(p - a), Math.abs(p - b), Math.abs(p - c)];
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+  return { width, height, data, opaque: channels === 3 };
 }
 
 /**
@@ -156,6 +191,8 @@ interface PngKernel {
   BAND_ROWS: { value: number };
   start(width: number, channels: number): number;
   upRows(count: number): number;
+  startReading(width: number, channels: number): number;
+  unfilterRows(count: number): number;
 }
 
 /** A band of rows of a very wide image can grow the kernel's memory past this: it is then made anew. */

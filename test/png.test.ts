@@ -1,33 +1,80 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { constants, crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { decode } from '../src/decode';
-import { deflateOptions, encodePngOver, readPlainPng } from '../src/png';
+import { deflateOptions, encodePngOver, readPlainPng, readPlainPngAsync } from '../src/png';
+import type { RgbaImage } from '../src/types';
 
 const SKINS = path.resolve(__dirname, '../skins');
 const samples = readdirSync(SKINS).flatMap((skin) => readdirSync(path.join(SKINS, skin))
   .filter((f) => f.endsWith('.png')).slice(0, 12).map((f) => path.join(SKINS, skin, f)));
 
+/** What sharp reads: RGBA pixels, and whether the PNG has no alpha. */
+async function bySharp(png: Buffer): Promise<{ width: number; height: number; data: Buffer; opaque: boolean }> {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data, opaque: !(await sharp(png).metadata()).hasAlpha };
+}
+
+function expectSame(plain: RgbaImage | null, reference: { width: number; height: number; data: Buffer; opaque: boolean }): void {
+  expect(plain).not.toBeNull();
+  expect([plain!.width, plain!.height, plain!.opaque]).toEqual([reference.width, reference.height, reference.opaque]);
+  expect(Buffer.from(plain!.data.buffer, plain!.data.byteOffset, plain!.data.length).equals(reference.data)).toBe(true);
+}
+
 // A skin's templates and glyphs are read without sharp (hundreds per skin): pixel for pixel what sharp reads.
 test.each(samples)('%s reads as sharp reads it', async (file) => {
   const bytes = readFileSync(file);
-  const plain = readPlainPng(bytes);
-  const reference = await decode(bytes);
-  expect(plain).not.toBeNull();
-  expect([plain!.width, plain!.height]).toEqual([reference.width, reference.height]);
-  expect(Buffer.from(plain!.data).equals(Buffer.from(reference.data))).toBe(true);
+  expectSame(readPlainPng(bytes), await bySharp(bytes));
 });
 
-// Rows written with each filter by hand (sharp's encoder picks only some), read back as sharp reads them.
-test.each([0, 1, 2, 3, 4])('RGB rows filtered with filter %i read as sharp reads them', async (filter) => {
-  const [width, height] = [13, 9];
+// Rows written with each filter by hand (sharp's encoder picks only some), read back as sharp reads them: RGB
+// and RGBA, widths that leave 0-3 pixels after the kernel's groups of four, heights inside, at and past its
+// bands of 32 rows; then the screenshot's path (decode: the file's bytes, inflated on the thread pool).
+test.each([0, 1, 2, 3, 4])('rows filtered with filter %i read as sharp reads them', async (filter) => {
+  for (const [width, height] of [[1, 1], [13, 9], [6, 32], [7, 33], [300, 70]]) {
+    for (const channels of [3, 4] as const) {
+      // varied bytes (sums past 255), and a few small levels (ties between Paeth's predictors)
+      for (const level of [(i: number) => (i * 97 + ((i * i) % 13) * 19 + (i >> 7) * 41) & 0xff, (i: number) => (i * i + (i >> 3)) % 7]) {
+        const pixels = Buffer.alloc(width * height * channels);
+        for (let i = 0; i < pixels.length; i++) pixels[i] = level(i);
+        const png = pngOf(width, height, channels, pixels, () => filter);
+        const reference = await bySharp(png);
+        expectSame(readPlainPng(png), reference);
+        expectSame(await readPlainPngAsync(png), reference);
+        expectSame(await decode(png), reference);
+      }
+    }
+  }
+});
+
+test('a screenshot with a different filter on each row, read from its file, is what sharp reads', async () => {
+  const [width, height] = [97, 101];
   const pixels = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 97 + ((i * i) % 13) * 19) & 0xff;
-  const png = pngOf(width, height, pixels, filter);
-  const plain = readPlainPng(png);
-  expect(plain).not.toBeNull();
-  expect(Buffer.from(plain!.data).equals(Buffer.from((await decode(png)).data))).toBe(true);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = ((i % 300) * 7 + (i % 29) * ((i / 300) | 0)) & 0xff;
+  const png = pngOf(width, height, 3, pixels, (y) => (y * 7) % 5);
+  const dir = mkdtempSync(path.join(tmpdir(), 'png-'));
+  writeFileSync(path.join(dir, 'shot.png'), png);
+  expectSame(await decode(path.join(dir, 'shot.png')), await bySharp(png));
+  rmSync(dir, { recursive: true });
+});
+
+// A flipped bit anywhere, or a row's filter type past 4, and the PNG is not read here: sharp decides (and
+// refuses a wrong CRC).
+test('a PNG with a wrong CRC, data too short or too long, or an unknown filter type is left to sharp', () => {
+  const [width, height] = [9, 5];
+  const pixels = Buffer.alloc(width * height * 3, 77);
+  const good = pngOf(width, height, 3, pixels, () => 1);
+  expect(readPlainPng(good)).not.toBeNull();
+  for (const at of [20, 40, good.length - 20]) {
+    const flipped = Buffer.from(good);
+    flipped[at] ^= 4;
+    expect(readPlainPng(flipped)).toBeNull();
+  }
+  expect(readPlainPng(pngOf(width, height, 3, pixels, () => 5))).toBeNull();
+  expect(readPlainPng(pngOf(width, height, 3, pixels, () => 0, -1))).toBeNull();
+  expect(readPlainPng(pngOf(width, height, 3, pixels, () => 0, 1))).toBeNull();
 });
 
 // The annotated screenshot's encoder: widths that leave 0-3 pixels after the kernel's groups of four, heights
@@ -64,18 +111,22 @@ test('a noisy image is run-length coded, a flat one deflated at level 1, both re
   }
 });
 
-/** An 8-bit RGB PNG with every row under one filter. */
-function pngOf(width: number, height: number, pixels: Buffer, filter: number): Buffer {
-  const stride = width * 3;
+/**
+ * An 8-bit RGB or RGBA PNG, each row under the filter `filterOf(y)`; `extra` bytes of scanlines cut off (< 0) or
+ * added.
+ */
+function pngOf(width: number, height: number, channels: 3 | 4, pixels: Buffer, filterOf: (y: number) => number, extra = 0): Buffer {
+  const stride = width * channels;
   const at = (x: number, y: number) => (x < 0 || y < 0 ? 0 : pixels[y * stride + x]);
   const rows = Buffer.alloc(height * (stride + 1));
   for (let y = 0; y < height; y++) {
+    const filter = filterOf(y);
     rows[y * (stride + 1)] = filter;
     for (let x = 0; x < stride; x++) {
-      const [a, b, c] = [at(x - 3, y), at(x, y - 1), at(x - 3, y - 1)];
+      const [a, b, c] = [at(x - channels, y), at(x, y - 1), at(x - channels, y - 1)];
       const p = a + b - c;
       const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
-      const predicted = [0, a, b, (a + b) >> 1, paeth][filter];
+      const predicted = [0, a, b, (a + b) >> 1, paeth][filter] ?? 0;
       rows[y * (stride + 1) + 1 + x] = (at(x, y) - predicted) & 0xff;
     }
   }
@@ -89,9 +140,10 @@ function pngOf(width: number, height: number, pixels: Buffer, filter: number): B
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
+  header.set([8, channels === 3 ? 2 : 6, 0, 0, 0], 8);
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  const data = extra < 0 ? rows.subarray(0, rows.length + extra) : Buffer.concat([rows, Buffer.alloc(extra)]);
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(data)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 test('PNGs that are not plain are left to sharp', async () => {
