@@ -1,7 +1,7 @@
 // The pixel work of src/outlines.ts in WebAssembly (AssemblyScript): grey, the two binary images, their flat
 // regions and the square ones among them. The JS side hands over the screenshot a band of rows at a time
 // (`band(width, height)`, then `greyRows`), and reads the squares from `squaresAt()`. Linear memory:
-//   band of RGBA rows | grey (1 per pixel) | mask (1) | window column sums and their prefix (4 per column)
+//   band of RGBA rows | grey (1 per pixel) | mask (1) | window column sums and their prefix (2 per column)
 //   | row starts (4 per row + 1) | runs (RUN bytes each) | boxes of the runs' regions (BOX bytes each) | squares
 // The runs, boxes and squares are sized as they are found. Memory grows and is never given back, so the JS side
 // drops an instance that grew large.
@@ -42,8 +42,8 @@ export function band(w: i32, h: i32): usize {
   grayAt = bandAt + 4 * <usize>BAND_ROWS * <usize>w;
   maskAt = grayAt + n;
   columnsAt = (maskAt + n + 15) & ~15;
-  prefixAt = columnsAt + 4 * <usize>(w + 1);
-  rowsAt = (prefixAt + 4 * <usize>(w + 1) + 15) & ~15;
+  prefixAt = columnsAt + ((2 * <usize>(w + 8) + 15) & ~15);
+  rowsAt = (prefixAt + 2 * <usize>(w + 16) + 15) & ~15;
   runsAt = (rowsAt + 4 * <usize>(h + 1) + 15) & ~15;
   reserve(runsAt);
   return bandAt;
@@ -137,23 +137,19 @@ function edgeAt(x: i32, y: i32): void {
 /**
  * Brighter than the mean of its 15×15 neighbourhood less 2 (the window clipped at the image's edges). Row by row:
  * each column's sum over the window's rows is kept up to date as the window moves down, and the row's totals
- * are differences of their running sum.
+ * are differences of their running sum. All in 16 bits: a column's sum is at most 15 × 255 and a window's
+ * 225 × 255, so a difference of running sums taken modulo 2^16 is the window's total.
  */
 export function threshold(): void {
   const w = width;
   const h = height;
-  memory.fill(columnsAt, 0, 4 * <usize>w);
+  memory.fill(columnsAt, 0, 2 * <usize>w);
   for (let y = 0; y < RADIUS && y < h; y++) addRow(y, 1);
   for (let y = 0; y < h; y++) {
     if (y + RADIUS < h) addRow(y + RADIUS, 1);
     if (y > RADIUS) addRow(y - RADIUS - 1, -1);
     const rows = min(h, y + RADIUS + 1) - max(0, y - RADIUS);
-    let sum: i32 = 0;
-    store<i32>(prefixAt, 0);
-    for (let x = 0; x < w; x++) {
-      sum += load<i32>(columnsAt + 4 * <usize>x);
-      store<i32>(prefixAt + 4 * <usize>(x + 1), sum);
-    }
+    runningSums();
     const line = <usize>y * <usize>w;
     for (let x = 0; x < w; x++) {
       if (x == RADIUS && x + RADIUS + 1 < w) x = interior(line, rows);
@@ -164,49 +160,68 @@ export function threshold(): void {
   }
 }
 
-/** Adds grey row y to the column sums (sign 1), or takes it away (-1); four columns at a time. */
+/** Adds grey row y to the column sums (sign 1), or takes it away (-1); eight columns at a time. */
 function addRow(y: i32, sign: i32): void {
   const row = grayAt + <usize>y * <usize>width;
   const w = <usize>width;
   let x: usize = 0;
-  for (; x + 4 <= w; x += 4) {
-    const at = columnsAt + 4 * x;
-    const g = i32x4.extend_low_i16x8_u(v128.load8x8_u(row + x)); // eight bytes, the low four used
-    v128.store(at, sign > 0 ? i32x4.add(v128.load(at), g) : i32x4.sub(v128.load(at), g));
+  for (; x + 8 <= w; x += 8) {
+    const at = columnsAt + 2 * x;
+    const g = v128.load8x8_u(row + x);
+    v128.store(at, sign > 0 ? i16x8.add(v128.load(at), g) : i16x8.sub(v128.load(at), g));
   }
   for (; x < w; x++) {
-    const at = columnsAt + 4 * x;
-    store<i32>(at, load<i32>(at) + sign * <i32>load<u8>(row + x));
+    const at = columnsAt + 2 * x;
+    store<u16>(at, <u16>(<i32>load<u16>(at) + sign * <i32>load<u8>(row + x)));
+  }
+}
+
+/**
+ * prefix[x] = the sum of columns 0 to x - 1, modulo 2^16: eight at a time, each group's sums made by adding
+ * it to itself shifted by one, two and four lanes, then the total so far.
+ */
+function runningSums(): void {
+  const zero = i16x8.splat(0);
+  let carry = zero;
+  store<u16>(prefixAt, 0);
+  for (let x: usize = 0; x < <usize>width; x += 8) {
+    let v = v128.load(columnsAt + 2 * x);
+    v = i16x8.add(v, i8x16.shuffle(zero, v, 0, 1, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
+    v = i16x8.add(v, i8x16.shuffle(zero, v, 0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+    v = i16x8.add(v, i8x16.shuffle(zero, v, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23));
+    v = i16x8.add(v, carry);
+    v128.store(prefixAt + 2 * x + 2, v);
+    carry = i16x8.splat(i16x8.extract_lane_u(v, 7));
   }
 }
 
 // @ts-ignore: decorator
 @inline function thresholded(line: usize, x: i32, x0: i32, x1: i32, rows: i32): u8 {
   const area = rows * (x1 - x0);
-  const total = load<i32>(prefixAt + 4 * <usize>x1) - load<i32>(prefixAt + 4 * <usize>x0);
+  const total = (<i32>load<u16>(prefixAt + 2 * <usize>x1) - <i32>load<u16>(prefixAt + 2 * <usize>x0)) & 0xffff;
   return <i32>load<u8>(grayAt + line + x) * area > total - 2 * area ? 1 : 0;
 }
 
 /**
- * The row's pixels whose window lies whole across (x from RADIUS to w - RADIUS - 2), four at a time; returns
- * the x where the clipped right margin starts.
+ * The row's pixels whose window lies whole across (x from RADIUS to w - RADIUS - 2), eight at a time; returns
+ * the x where the clipped right margin starts. grey × area > total − 2 × area as (grey + 2) × area > total:
+ * both sides under 2^16.
  */
 function interior(line: usize, rows: i32): i32 {
   const w = width;
   const last = w - RADIUS - 2;
-  const area = i32x4.splat(rows * (2 * RADIUS + 1));
-  const less = i32x4.splat(2 * rows * (2 * RADIUS + 1));
-  const one = i32x4.splat(1);
+  const area = i16x8.splat(<i16>(rows * (2 * RADIUS + 1)));
+  const two = i16x8.splat(2);
+  const one = i16x8.splat(1);
+  const zero = i16x8.splat(0);
   let x = RADIUS;
-  for (; x + 3 <= last; x += 4) {
-    const x0 = (<usize>(x - RADIUS)) << 2;
-    const x1 = (<usize>(x + RADIUS + 1)) << 2;
-    const total = i32x4.sub(v128.load(prefixAt + x1), v128.load(prefixAt + x0));
-    const gray = v128.load8x8_u(grayAt + line + <usize>x); // eight bytes, the low four used
-    const g = i32x4.extend_low_i16x8_u(gray);
-    const above = v128.and(i32x4.gt_s(i32x4.mul(g, area), i32x4.sub(total, less)), one);
-    const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_u(above, above), i16x8.splat(0));
-    v128.store32_lane(maskAt + line + <usize>x, bytes, 0);
+  for (; x + 7 <= last; x += 8) {
+    const x0 = (<usize>(x - RADIUS)) << 1;
+    const x1 = (<usize>(x + RADIUS + 1)) << 1;
+    const total = i16x8.sub(v128.load(prefixAt + x1), v128.load(prefixAt + x0));
+    const g = v128.load8x8_u(grayAt + line + <usize>x);
+    const above = v128.and(i16x8.gt_u(i16x8.mul(i16x8.add(g, two), area), total), one);
+    v128.store64_lane(maskAt + line + <usize>x, i8x16.narrow_i16x8_u(above, zero), 0);
   }
   for (; x <= last; x++) store<u8>(maskAt + line + <usize>x, thresholded(line, x, x - RADIUS, x + RADIUS + 1, rows));
   return x;
