@@ -4,7 +4,7 @@
 // has no alpha. Memory:
 //   the row above the band (RGBA) | the band (RGBA) | the band's scanlines
 // Reading: each scanline's filter undone (None, Sub, Up, Average, Paeth), RGB widened to RGBA. Memory:
-//   the band's scanlines | the row above | the row (both unfiltered) | the band (RGBA)
+//   the band's scanlines | three rows, unfiltered (the row above, the row, the next) | the band (RGBA)
 
 import { reserve } from './memory';
 
@@ -68,6 +68,7 @@ export function upRows(count: i32): usize {
 let rowBytes: usize = 0;
 let above: usize = 0;
 let row: usize = 0;
+let next: usize = 0;
 
 function scanlinesAt(): usize {
   return (__heap_base + 15) & ~15;
@@ -83,7 +84,7 @@ function rowsAt(): usize {
 }
 
 function rgbaAt(): usize {
-  return rowsAt() + 2 * rowRoom();
+  return rowsAt() + 3 * rowRoom();
 }
 
 /**
@@ -95,24 +96,36 @@ export function startReading(w: i32, c: i32): usize {
   channels = c;
   rowBytes = <usize>c * <usize>w;
   reserve(rgbaAt() + 4 * <usize>w * <usize>BAND_ROWS + 16);
-  memory.fill(rowsAt(), 0, 2 * rowRoom());
+  memory.fill(rowsAt(), 0, 3 * rowRoom());
   above = rowsAt();
   row = above + rowRoom();
+  next = row + rowRoom();
   return scanlinesAt();
 }
 
 /** The band's first `count` scanlines unfiltered into RGBA rows; returns where, or 0 for a filter type past 4. */
 export function unfilterRows(count: i32): usize {
   const line: usize = 1 + rowBytes;
-  for (let y: usize = 0; y < <usize>count; y++) {
+  for (let y: usize = 0; y < <usize>count; ) {
     const from = scanlinesAt() + y * line;
     const filter = load<u8>(from);
     if (filter > 4) return 0;
+    if (filter == 4 && y + 1 < <usize>count && load<u8>(from + line) == 4) {
+      paethPair(from + 1, from + line + 1);
+      widen(row, rgbaAt() + 4 * <usize>width * y);
+      widen(next, rgbaAt() + 4 * <usize>width * (y + 1));
+      const free = above;
+      above = next;
+      next = free;
+      y += 2;
+      continue;
+    }
     unfilter(filter, from + 1);
-    widen(rgbaAt() + 4 * <usize>width * y);
+    widen(row, rgbaAt() + 4 * <usize>width * y);
     const done = row;
     row = above;
     above = done;
+    y++;
   }
   return rgbaAt();
 }
@@ -145,13 +158,7 @@ function unfilter(filter: u8, from: usize): void {
     let upLeft = i16x8.splat(0);
     for (let i: usize = 0; i < rowBytes; i += step) {
       const up = i16x8.extend_low_i8x16_u(v128.load32_zero(above + i));
-      const toLeft = i16x8.sub(up, upLeft);
-      const toUp = i16x8.sub(left, upLeft);
-      const pa = i16x8.abs(toLeft);
-      const pb = i16x8.abs(toUp);
-      const pc = i16x8.abs(i16x8.add(toLeft, toUp));
-      const takeLeft = v128.and(i16x8.le_s(pa, pb), i16x8.le_s(pa, pc));
-      const predicted = v128.bitselect(left, v128.bitselect(up, upLeft, i16x8.le_s(pb, pc)), takeLeft);
+      const predicted = paeth(left, up, upLeft);
       const pixel = i8x16.add(v128.load32_zero(from + i), i8x16.narrow_i16x8_u(predicted, predicted));
       v128.store32_lane(row + i, pixel, 0);
       left = i16x8.extend_low_i8x16_u(pixel);
@@ -160,12 +167,57 @@ function unfilter(filter: u8, from: usize): void {
   }
 }
 
+/** Paeth's predictor, lane by lane: of left, up and up-left, the nearest to left + up − up-left. */
+// @ts-ignore: decorator
+@inline function paeth(left: v128, up: v128, upLeft: v128): v128 {
+  const toLeft = i16x8.sub(up, upLeft);
+  const toUp = i16x8.sub(left, upLeft);
+  const pa = i16x8.abs(toLeft);
+  const pb = i16x8.abs(toUp);
+  const pc = i16x8.abs(i16x8.add(toLeft, toUp));
+  const takeLeft = v128.and(i16x8.le_s(pa, pb), i16x8.le_s(pa, pc));
+  return v128.bitselect(left, v128.bitselect(up, upLeft, i16x8.le_s(pb, pc)), takeLeft);
+}
+
+/**
+ * Two rows filtered by Paeth, into `row` and `next`, at once: a pixel of the second needs only the pixels of the
+ * first up to its own column, so the second row runs a pixel behind the first, in the high four lanes (the
+ * first's in the low four), and each step of the chain through left neighbours does two pixels.
+ */
+function paethPair(first: usize, second: usize): void {
+  const step = <usize>channels;
+  const low = i16x8(-1, -1, -1, -1, 0, 0, 0, 0);
+  const bytes = i16x8.splat(0xff);
+  // the first row's first pixel; nothing of the second yet
+  let upLeft = i16x8.splat(0);
+  let up = i16x8.extend_low_i8x16_u(v128.load32_zero(above));
+  let left = v128.and(v128.and(i16x8.add(i16x8.extend_low_i8x16_u(v128.load32_zero(first)), paeth(upLeft, up, upLeft)), bytes), low);
+  v128.store32_lane(row, i8x16.narrow_i16x8_u(left, left), 0);
+  let i: usize = step;
+  for (; i < rowBytes; i += step) {
+    // low lanes: the first row at i; high lanes: the second at i − step
+    upLeft = up;
+    up = i8x16.shuffle(i16x8.extend_low_i8x16_u(v128.load32_zero(above + i)), left, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    const filtered = i16x8.extend_low_i8x16_u(v128.load32_lane(second + i - step, v128.load32_zero(first + i), 1));
+    left = v128.and(i16x8.add(filtered, paeth(left, up, upLeft)), bytes);
+    const pixels = i8x16.narrow_i16x8_u(left, left);
+    v128.store32_lane(row + i, pixels, 0);
+    v128.store32_lane(next + i - step, pixels, 1);
+  }
+  // the second row's last pixel
+  upLeft = up;
+  up = i8x16.shuffle(up, left, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+  const filtered = i16x8.extend_low_i8x16_u(v128.load32_lane(second + i - step, i16x8.splat(0), 1));
+  left = v128.and(i16x8.add(filtered, paeth(left, up, upLeft)), bytes);
+  v128.store32_lane(next + i - step, i8x16.narrow_i16x8_u(left, left), 1);
+}
+
 /** Four RGB pixels' bytes spread to RGBA (alpha lanes read as 0, then set). */
 const RGBA = i8x16(0, 1, 2, 16, 3, 4, 5, 16, 6, 7, 8, 16, 9, 10, 11, 16);
 const OPAQUE = i32x4.splat(0xff000000);
 
-/** `row` as RGBA pixels at `to`. */
-function widen(to: usize): void {
+/** An unfiltered row as RGBA pixels at `to`. */
+function widen(row: usize, to: usize): void {
   if (channels == 4) {
     memory.copy(to, row, rowBytes);
     return;

@@ -31,7 +31,7 @@ test.each(samples)('%s reads as sharp reads it', async (file) => {
 
 // Rows written with each filter by hand (sharp's encoder picks only some), read back as sharp reads them: RGB
 // and RGBA, widths that leave 0-3 pixels after the kernel's groups of four, heights inside, at and past its
-// bands of 32 rows; then the screenshot's path (decode: the file's bytes, inflated on the thread pool).
+// bands of 32 rows (rows under Paeth go two at a time, an odd one alone); then the screenshot's path (decode).
 test.each([0, 1, 2, 3, 4])('rows filtered with filter %i read as sharp reads them', async (filter) => {
   for (const [width, height] of [[1, 1], [13, 9], [6, 32], [7, 33], [300, 70]]) {
     for (const channels of [3, 4] as const) {
