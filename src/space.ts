@@ -66,7 +66,13 @@ export function buildSpace(problem: Problem): Space | null {
 function propagate(locals: Counting[], total: Counting | null): Map<string, boolean> | null {
   const all = total ? [...locals, total] : locals;
   const containing = new Map<string, Counting[]>();
-  for (const rule of all) for (const cell of rule.cells) containing.set(cell, [...(containing.get(cell) ?? []), rule]);
+  for (const rule of all) {
+    for (const cell of rule.cells) {
+      const rules = containing.get(cell);
+      if (rules) rules.push(rule);
+      else containing.set(cell, [rule]);
+    }
+  }
   const fixed = new Map<string, boolean>();
   const queue = [...all];
   while (queue.length > 0) {
@@ -96,7 +102,11 @@ function shape(universe: string[], locals: Counting[], fixed: Map<string, boolea
     const key = `${local.need}:${[...cells].sort().join(',')}`;
     if (cells.length === 0 || seen.has(key)) continue;
     seen.add(key);
-    for (const cell of cells) byCell.set(cell, [...(byCell.get(cell) ?? []), rules.length]);
+    for (const cell of cells) {
+      const ruleIds = byCell.get(cell);
+      if (ruleIds) ruleIds.push(rules.length);
+      else byCell.set(cell, [rules.length]);
+    }
     rules.push({ count: local.need, classes: [] });
   }
   const classes: CellClass[] = [];
