@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Grid, RgbaImage } from './types';
+import type { Grid, Rect, RgbaImage } from './types';
 import type { Marks } from './marks';
 import { legend } from './legend';
 import { type Stamp, stampSheet } from './stamps';
@@ -22,15 +22,52 @@ export interface RenderOptions {
 /**
  * Draws the marks over the screenshot: the result is a PNG the size of the input. What is rasterised is a small
  * sheet (stamps.ts): the legend, and each look of a cell's marks once, stamped onto every cell that has it
- * (rasterising an SVG of the whole board costs more than encoding the PNG).
+ * (rasterising an SVG of the whole board costs more than encoding the PNG); a look drawn for an earlier
+ * screenshot is not drawn again (`drawnTiles`).
  */
 export async function render(image: RgbaImage, grid: Grid, marks: Marks, options: RenderOptions = {}): Promise<Buffer> {
-  const sheet = stampSheet(grid, marks, legend(image, grid, marks), image);
+  const sheet = stampSheet(grid, marks, legend(image, grid, marks), image, (tile) => drawnTiles.has(tile));
+  const pictures = new Map<string, RgbaImage>();
+  for (const { tile } of sheet.stamps) if (tile !== undefined && !sheet.tiles.has(tile)) pictures.set(tile, recallTile(tile));
   const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
   const drawn = { width: info.width, height: info.height, data };
+  for (const [tile, at] of sheet.tiles) pictures.set(tile, rememberTile(tile, cropped(drawn, at)));
   const out = options.consume ? image.data : image.data.slice();
-  for (const stamp of sheet.stamps) paintOver(out, image, drawn, stamp);
+  for (const stamp of sheet.stamps) paintOver(out, image, stamp.tile === undefined ? drawn : (pictures.get(stamp.tile) as RgbaImage), stamp);
   return encodePngOver({ ...image, data: out }, image.opaque === true);
+}
+
+/**
+ * Tiles rasterised before, by their SVG, most recently used last: a batch of one game's screenshots draws the same
+ * few looks again and again (rasterising them took ~5 % of a batch's time). At most TILE_BYTES of pictures.
+ */
+const drawnTiles = new Map<string, RgbaImage>();
+let tileBytes = 0;
+const TILE_BYTES = 4 << 20;
+
+function recallTile(tile: string): RgbaImage {
+  const picture = drawnTiles.get(tile) as RgbaImage;
+  drawnTiles.delete(tile);
+  drawnTiles.set(tile, picture);
+  return picture;
+}
+
+function rememberTile(tile: string, picture: RgbaImage): RgbaImage {
+  tileBytes += picture.data.length - (drawnTiles.get(tile)?.data.length ?? 0);
+  drawnTiles.delete(tile);
+  drawnTiles.set(tile, picture);
+  for (const [old, { data }] of drawnTiles) {
+    if (tileBytes <= TILE_BYTES) break;
+    drawnTiles.delete(old);
+    tileBytes -= data.length;
+  }
+  return picture;
+}
+
+function cropped(sheet: RgbaImage, { left, top, width, height }: Rect): RgbaImage {
+  const data = new Uint8Array(4 * width * height);
+  for (let y = 0; y < height; y++) data.set(sheet.data.subarray(4 * ((top + y) * sheet.width + left), 4 * ((top + y) * sheet.width + left + width)), 4 * y * width);
+  return { width, height, data };
 }
 
 let warmed: Promise<unknown> | undefined;

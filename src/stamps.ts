@@ -1,21 +1,28 @@
 // What render draws, as one small SVG: the legend, and each cell's marks once per look. Cells whose marks look
 // alike (the same marks, the same offset within a pixel) share one tile, which is stamped onto each of them, so
-// the SVG rasterised is a few tiles and the legend instead of the whole board.
+// the SVG rasterised is a few tiles and the legend instead of the whole board; tiles drawn for an earlier
+// screenshot are not drawn again (render.ts keeps them).
 import type { Coord, Grid, Rect } from './types';
 import { cellLeft, cellTop } from './pixels';
 import { conflictMark, guessMark, HEAT_GRADIENT, heatMark, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
 
-/** A part of the sheet (`from`) and where on the screenshot it goes (its top left corner). */
+/**
+ * A picture and where on the screenshot it goes (its top left corner): a tile (`tile`: its size and SVG; the
+ * whole of its picture, `from`), or the legend (`from`: its part of the sheet).
+ */
 export interface Stamp {
   from: Rect;
   left: number;
   top: number;
+  tile?: string;
 }
 
 export interface Sheet {
   svg: string;
   /** In the order to paint them: the cells' marks, then the legend. */
   stamps: Stamp[];
+  /** The tiles drawn on the sheet (as `Stamp.tile` names them): where. Tiles `drawn` before are not on it. */
+  tiles: Map<string, Rect>;
 }
 
 /**
@@ -25,23 +32,27 @@ export interface Sheet {
  */
 const PAD = 3;
 
-/** The legend (its box on the screenshot) and the marks of every cell, laid out on one sheet. */
-export function stampSheet(grid: Grid, marks: Marks, legend: { svg: string; box: Rect }, bounds: { width: number; height: number }): Sheet {
+/**
+ * The legend (its box on the screenshot) and the marks of every cell, laid out on one sheet; tiles for which
+ * `drawn` is true are left off it (their pictures are kept from an earlier sheet).
+ */
+export function stampSheet(grid: Grid, marks: Marks, legend: { svg: string; box: Rect }, bounds: { width: number; height: number }, drawn: (tile: string) => boolean = () => false): Sheet {
   const tileWidth = Math.ceil(grid.pitchX) + 1 + 2 * PAD;
   const tileHeight = Math.ceil(grid.pitchY) + 1 + 2 * PAD;
+  const whole = { left: 0, top: 0, width: tileWidth, height: tileHeight };
   const key = legendArea(legend.box, bounds);
   const columns = Math.max(1, Math.floor(Math.max(key.width, SHEET_WIDTH) / tileWidth));
   const tiles = new Map<string, Rect>();
   const parts: string[] = [];
   const stamps: Stamp[] = [];
   for (const { left, top, svg } of cellDrawings(grid, marks)) {
-    let from = tiles.get(svg);
-    if (!from) {
-      from = { left: (tiles.size % columns) * tileWidth, top: key.height + Math.floor(tiles.size / columns) * tileHeight, width: tileWidth, height: tileHeight };
-      tiles.set(svg, from);
-      parts.push(`<g transform="translate(${from.left},${from.top})">${svg}</g>`);
+    const tile = `${tileWidth}×${tileHeight} ${svg}`;
+    if (!tiles.has(tile) && !drawn(tile)) {
+      const at = { left: (tiles.size % columns) * tileWidth, top: key.height + Math.floor(tiles.size / columns) * tileHeight, width: tileWidth, height: tileHeight };
+      tiles.set(tile, at);
+      parts.push(`<g transform="translate(${at.left},${at.top})">${svg}</g>`);
     }
-    stamps.push({ from, left: left - PAD, top: top - PAD });
+    stamps.push({ from: whole, left: left - PAD, top: top - PAD, tile });
   }
   stamps.push({ from: { left: 0, top: 0, width: key.width, height: key.height }, left: key.left, top: key.top });
   const width = Math.max(key.width, Math.min(tiles.size, columns) * tileWidth, 1);
@@ -53,7 +64,7 @@ export function stampSheet(grid: Grid, marks: Marks, legend: { svg: string; box:
     ...parts,
     '</svg>',
   ].join('');
-  return { svg, stamps };
+  return { svg, stamps, tiles };
 }
 
 /** Tiles go side by side up to about this many pixels (or the legend's width), then on the next row. */

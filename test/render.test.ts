@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { decode } from '../src/decode';
 import { render } from '../src/render';
 import { stampSheet } from '../src/stamps';
+import { legend } from '../src/legend';
 import type { Marks } from '../src/marks';
 import type { Grid, RgbaImage } from '../src/types';
 import { FIXTURES } from './helpers';
@@ -48,6 +49,45 @@ describe('render', () => {
     expect(pixel(shot, 210, 210)).not.toEqual([...before.subarray((210 * shot.width + 210) * 4, (210 * shot.width + 210) * 4 + 4)]);
   });
 
+  // Tiles drawn for one screenshot are kept for the next: the PNG is byte for byte the one a fresh process draws,
+  // whether all its tiles were drawn before, some, or none.
+  test('tiles kept from earlier screenshots draw the same PNG as tiles drawn afresh', async () => {
+    const shot = await decode(SHOT);
+    const later: Marks = { ...NONE, mines: [[0, 0], [2, 1]], safe: [[3, 3], [1, 1]], unreadable: [[0, 3]], conflict: [[2, 2]] };
+    const grid: Grid = { ...GRID, left: 200.4, pitchX: 20.3 };
+    const fresh = (): typeof render => {
+      let loaded: typeof render = render;
+      jest.isolateModules(() => ({ render: loaded } = jest.requireActual('../src/render')));
+      return loaded;
+    };
+    const cold = await fresh()(shot, grid, later);
+    const warming = fresh();
+    await warming(shot, grid, MARKS);
+    expect((await warming(shot, grid, later)).equals(cold)).toBe(true);
+    expect((await warming(shot, grid, later)).equals(cold)).toBe(true);
+    // the same drawing (to 0.1 px) on a tile a pixel larger is a tile of its own
+    const wider: Grid = { ...GRID, pitchX: 20.01, pitchY: 20.01 };
+    await warming(shot, GRID, later);
+    expect((await warming(shot, wider, later)).equals(await fresh()(shot, wider, later))).toBe(true);
+    // over clear pixels a tile is painted as drawn: each pixel the sheet's, at the stamp's place
+    const clear: RgbaImage = { width: 300, height: 300, data: new Uint8Array(300 * 300 * 4), opaque: false };
+    const one: Marks = { ...NONE, mines: [[1, 1]] };
+    const out = await decode(await warming(clear, GRID, one));
+    const sheet = stampSheet(GRID, one, legend(clear, GRID, one), clear);
+    const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
+    const [stamp] = sheet.stamps;
+    const at = sheet.tiles.get(stamp.tile as string) as { left: number; top: number; width: number; height: number };
+    let painted = 0;
+    for (let y = 0; y < at.height; y++) {
+      for (let x = 0; x < at.width; x++) {
+        const drawn = [...data.subarray(4 * ((at.top + y) * info.width + at.left + x), 4 * ((at.top + y) * info.width + at.left + x) + 4)];
+        expect(pixel(out, stamp.left + x, stamp.top + y)).toEqual(drawn[3] ? drawn : [0, 0, 0, 0]);
+        if (drawn[3]) painted++;
+      }
+    }
+    expect(painted).toBeGreaterThan(100);
+  });
+
   test('a screenshot with transparency keeps it: alpha written, a mark over a clear pixel makes it opaque enough to see', async () => {
     const shot = await decode(SHOT);
     const clear = { ...shot, data: shot.data.slice(), opaque: false };
@@ -72,7 +112,7 @@ describe('render', () => {
         for (const marks of kinds) {
           const sheet = stampSheet(grid, marks, { svg: '', box: { left: 0, top: 0, width: 0, height: 0 } }, { width: 200, height: 200 });
           const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
-          const { from } = sheet.stamps[0];
+          const from = sheet.tiles.get(sheet.stamps[0].tile as string) as { left: number; top: number; width: number; height: number };
           const alpha = (x: number, y: number) => data[((from.top + y) * info.width + from.left + x) * 4 + 3];
           let inside = 0;
           let edge = 0;
@@ -90,7 +130,11 @@ describe('render', () => {
     const board: Grid = { rows: 3, cols: 3, left: 40, top: 40, pitchX: 20, pitchY: 20 };
     const sheet = stampSheet(board, { ...NONE, mines: [[0, 0], [1, 2], [2, 1]], safe: [[0, 1]] }, { svg: '', box: { left: 0, top: 0, width: 0, height: 0 } }, { width: 200, height: 200 });
     expect(sheet.stamps.map((s) => [s.left, s.top])).toEqual([[37, 37], [77, 57], [57, 77], [57, 37], [0, 0]]);
-    expect(new Set(sheet.stamps.slice(0, 3).map((s) => s.from)).size).toBe(1);
-    expect(sheet.stamps[3].from).not.toBe(sheet.stamps[0].from);
+    expect(new Set(sheet.stamps.slice(0, 3).map((s) => s.tile)).size).toBe(1);
+    expect(sheet.stamps[3].tile).not.toBe(sheet.stamps[0].tile);
+    expect(sheet.tiles.size).toBe(2);
+    const again = stampSheet(board, { ...NONE, mines: [[0, 0], [1, 2], [2, 1]], safe: [[0, 1]] }, { svg: '', box: { left: 0, top: 0, width: 0, height: 0 } }, { width: 200, height: 200 }, (tile) => tile === sheet.stamps[0].tile);
+    expect([...again.tiles.keys()]).toEqual([sheet.stamps[3].tile]);
+    expect(again.stamps.map((s) => [s.left, s.top, s.tile])).toEqual(sheet.stamps.map((s) => [s.left, s.top, s.tile]));
   });
 });
