@@ -71,8 +71,15 @@ function plainParts(bytes: Buffer): { header: Header; data: Buffer } | null {
     if (type === 'IHDR' && header === null) return null;
   }
   if (header === null || !data.length) return null;
-  return { header, data: data.length === 1 ? data[0] : Buffer.concat(data) };
+  const joined = data.length === 1 ? data[0] : Buffer.concat(data);
+  return scanlineBytes(header) <= MOST_INFLATED * joined.length + 1024 ? { header, data: joined } : null;
 }
+
+/**
+ * Deflate packs 258 bytes into 2 bits at best: data shorter than its image's scanlines over this cannot hold
+ * them (a decompression bomb's tiny PNG declaring a vast image), and no buffer of their size is made for it.
+ */
+const MOST_INFLATED = 1032;
 
 function plainHeader(body: Buffer): Header | null {
   if (body.length !== 13) return null;

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { constants, crc32, deflateSync } from 'node:zlib';
+import zlib, { constants, crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { decode } from '../src/decode';
 import { deflateOptions, encodePngOver, readPlainPng, readPlainPngAsync } from '../src/png';
@@ -60,8 +60,8 @@ test('a screenshot with a different filter on each row, read from its file, is w
   rmSync(dir, { recursive: true });
 });
 
-// A flipped bit anywhere, or a row's filter type past 4, and the PNG is not read here: sharp decides (and
-// refuses a wrong CRC).
+// A flipped bit anywhere, a row's filter type past 4, or data too short for the size declared (a decompression
+// bomb), and the PNG is not read here: sharp decides (and refuses a wrong CRC).
 test('a PNG with a wrong CRC, data too short or too long, or an unknown filter type is left to sharp', () => {
   const [width, height] = [9, 5];
   const pixels = Buffer.alloc(width * height * 3, 77);
@@ -73,6 +73,14 @@ test('a PNG with a wrong CRC, data too short or too long, or an unknown filter t
     expect(readPlainPng(flipped)).toBeNull();
   }
   expect(readPlainPng(pngOf(width, height, 3, pixels, () => 5))).toBeNull();
+  const vast = pngOf(1, 1, 3, Buffer.alloc(3), () => 0);
+  vast.writeUInt32BE(7000, 16);
+  vast.writeUInt32BE(7000, 20);
+  vast.writeUInt32BE(crc32(vast.subarray(12, 29)), 29);
+  const inflating = jest.spyOn(zlib, 'inflateSync');
+  expect(readPlainPng(vast)).toBeNull();
+  expect(inflating).not.toHaveBeenCalled();
+  inflating.mockRestore();
   expect(readPlainPng(pngOf(width, height, 3, pixels, () => 0, -1))).toBeNull();
   expect(readPlainPng(pngOf(width, height, 3, pixels, () => 0, 1))).toBeNull();
 });
