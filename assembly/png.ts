@@ -70,8 +70,9 @@ let above: usize = 0;
 let row: usize = 0;
 let next: usize = 0;
 
+/** Reading lays out its memory from where writing does (one image at a time). */
 function scanlinesAt(): usize {
-  return (__heap_base + 15) & ~15;
+  return aboveAt();
 }
 
 /** Room for a row of `rowBytes` and 16 bytes past it (a 16-byte load or store may reach past the row). */
