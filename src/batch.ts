@@ -36,6 +36,8 @@ export interface FileResult {
 }
 
 const IMAGE = /\.(png|jpe?g|webp|gif|tiff?|avif)$/i;
+/** A board as text (the board text format): analysed, no picture written. */
+const BOARD_TEXT = /\.txt$/i;
 const OURS = /\.(annotated|debug)\.png$/i;
 
 /** One file to analyse, and its name under an output folder (its path below the folder it was found in). */
@@ -73,6 +75,7 @@ async function imagesIn(root: string, below: string, recursive: boolean): Promis
 export async function runBatch(inputs: Input[], options: BatchOptions, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
   const toFolder = inputs.length > 1 || (options.output !== undefined && (await isFolderTarget(options.output)));
   if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
+  inputs = distinctOutputs(inputs, (input) => outputPath(input.file, input.name, options.output, toFolder));
   const job: Job = { all: inputs.map((i) => i.file), options, toFolder };
   const jobs = Math.min(options.jobs ?? (inputs.length >= WORTH_WORKERS ? availableParallelism() : 1), inputs.length);
   const inWorkers = jobs > 1 && workerScript() !== null;
@@ -131,7 +134,7 @@ async function writeSummary(target: string, results: FileResult[]): Promise<void
 }
 
 async function runOne({ file, name }: Input, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {
-  if (/\.txt$/i.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null, debug: null, ms: 0 };
+  if (BOARD_TEXT.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null, debug: null, ms: 0 };
   warmRender();
   const { analysis, image } = await analyzeImage(file, file, options);
   const output = outputPath(file, name, options.output, toFolder);
@@ -216,9 +219,29 @@ function debugPath(output: string): string {
 
 /** Beside the input, or in the output folder under the input's name there (subfolders made as needed). */
 function outputPath(file: string, name: string, output: string | undefined, toFolder: boolean): string {
-  const annotated = (n: string) => n.replace(/\.[^./\\]+$/, '') + '.annotated.png';
-  if (output === undefined) return path.join(path.dirname(file), annotated(path.basename(file)));
+  if (output === undefined) return path.join(path.dirname(file), annotated(path.basename(name)));
   return toFolder ? path.join(output, annotated(name)) : output;
+}
+
+const annotated = (name: string): string => stemOf(name) + '.annotated.png';
+const stemOf = (name: string): string => name.replace(/\.[^./\\]+$/, '');
+
+/**
+ * Inputs whose annotated images would have one name (a.png and a.jpg side by side, s2-01.png in two folders
+ * given): the later ones are named a-2, a-3, … instead, so that no output overwrites another. Names compared
+ * without case, as a Mac's or Windows' disk does.
+ */
+function distinctOutputs(inputs: Input[], outputOf: (input: Input) => string): Input[] {
+  const taken = new Set<string>();
+  return inputs.map((input) => {
+    if (BOARD_TEXT.test(input.file)) return input;
+    const stem = stemOf(input.name);
+    let named = input;
+    // n inputs take at most n names: one of -2 to -(n + 1) is free
+    for (let k = 2; k <= inputs.length + 1 && taken.has(outputOf(named).toLowerCase()); k++) named = { ...input, name: `${stem}-${k}${input.name.slice(stem.length)}` };
+    taken.add(outputOf(named).toLowerCase());
+    return named;
+  });
 }
 
 async function isFolderTarget(output: string): Promise<boolean> {

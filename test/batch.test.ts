@@ -4,7 +4,9 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { FIXTURES, tempDir } from './helpers';
-import { runBatch } from '../src/batch';
+import sharp from 'sharp';
+import { decode } from '../src/decode';
+import { expandInputs, runBatch } from '../src/batch';
 
 // Batches on worker threads run the built CLI (npm test builds dist/ first), as a user does.
 const run = promisify(execFile);
@@ -89,4 +91,36 @@ describe('--jobs: a batch on worker threads', () => {
   test('--jobs 0 is a usage error', async () => {
     await expect(run(process.execPath, [BIN, FIXTURES, '--jobs', '0'])).rejects.toMatchObject({ code: 2 });
   });
+});
+
+describe('outputs never overwrite one another', () => {
+  const tmp = tempDir();
+  afterAll(tmp.cleanup);
+
+  /** The share of pixels an annotated image changed from the screenshot it was made from (marks only: small). */
+  const changed = async (input: string, output: string): Promise<number> => {
+    const [a, b] = [await decode(input), await decode(output)];
+    let differ = 0;
+    for (let i = 0; i < a.data.length; i += 4) if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) differ++;
+    return differ / (a.width * a.height);
+  };
+
+  test('inputs whose annotated images would share a name (two folders, a name in another case, another format beside): later ones get -2, -3', async () => {
+    const [a, b] = ['a', 'b'].map((d) => path.join(tmp.dir, d));
+    mkdirSync(a);
+    mkdirSync(b);
+    copyFileSync(path.join(FIXTURES, 'xdemineur/s2-03.png'), path.join(a, 'shot.png'));
+    copyFileSync(path.join(FIXTURES, 'xbomb/s2-02.png'), path.join(b, 'shot.png'));
+    copyFileSync(path.join(FIXTURES, 'xdemineur/s2-01.png'), path.join(b, 'SHOT.png'));
+    const out = path.join(tmp.dir, 'out');
+    const results = await runBatch(await expandInputs([a, b]), { output: out });
+    expect(results.map((r) => path.relative(tmp.dir, r.analysis.file))).toEqual(['a/shot.png', 'b/SHOT.png', 'b/shot.png']);
+    expect(results.map((r) => r.output && path.relative(out, r.output))).toEqual(['shot.annotated.png', 'SHOT-2.annotated.png', 'shot-3.annotated.png']);
+    for (const r of results) expect(await changed(r.analysis.file, r.output as string)).toBeLessThan(0.05);
+
+    await sharp(path.join(FIXTURES, 'xbomb/s2-02.png')).webp({ lossless: true }).toFile(path.join(a, 'shot.webp'));
+    const beside = await runBatch(await expandInputs([a]), {});
+    expect(beside.map((r) => r.output && path.relative(a, r.output))).toEqual(['shot.annotated.png', 'shot-2.annotated.png']);
+    for (const r of beside) expect(await changed(r.analysis.file, r.output as string)).toBeLessThan(0.05);
+  }, 120_000);
 });
