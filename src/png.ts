@@ -105,8 +105,10 @@ function inflateOptions(header: Header): ZlibOptions {
   return { maxOutputLength: size, chunkSize: Math.max(size + 1, constants.Z_MIN_CHUNK) };
 }
 
-/** Each row's filter undone (in WebAssembly, a band of rows at a time) and RGB widened to RGBA; null when a row's
- * filter is none of PNG's five or the data is short. */
+/**
+ * Each row's filter undone (in WebAssembly, a band of rows at a time) and RGB widened to RGBA; null when a row's
+ * filter is none of PNG's five or the data is short.
+ */
 function unfiltered(scanlines: Buffer, header: Header): RgbaImage | null {
   const { width, height, channels } = header;
   const line = 1 + channels * width;

@@ -28,7 +28,7 @@ export interface RenderOptions {
 export async function render(image: RgbaImage, grid: Grid, marks: Marks, options: RenderOptions = {}): Promise<Buffer> {
   const sheet = stampSheet(grid, marks, legend(image, grid, marks), image, (tile) => drawnTiles.has(tile));
   const pictures = new Map<string, RgbaImage>();
-  for (const { tile } of sheet.stamps) if (tile !== undefined && !sheet.tiles.has(tile)) pictures.set(tile, recallTile(tile));
+  for (const { tile } of sheet.stamps) if (tile !== undefined && !sheet.tiles.has(tile) && !pictures.has(tile)) pictures.set(tile, recallTile(tile));
   const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
   const drawn = { width: info.width, height: info.height, data };
   for (const [tile, at] of sheet.tiles) pictures.set(tile, rememberTile(tile, cropped(drawn, at)));
@@ -38,8 +38,9 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks, options
 }
 
 /**
- * Tiles rasterised before, by their SVG, most recently used last: a batch of one game's screenshots draws the same
- * few looks again and again (rasterising them took ~5 % of a batch's time). At most TILE_BYTES of pictures.
+ * Tiles rasterised before, by their size and SVG (`Stamp.tile`), most recently used last: a batch of one game's
+ * screenshots draws the same few looks again and again (rasterising them took ~5 % of a batch's time). At most
+ * TILE_BYTES of pictures.
  */
 const drawnTiles = new Map<string, RgbaImage>();
 let tileBytes = 0;
