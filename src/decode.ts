@@ -19,16 +19,14 @@ export async function decode(input: string | Buffer): Promise<RgbaImage> {
   return plain ?? decodeBySharp(bytes ?? input);
 }
 
-/** A file's bytes when it can be read and is not past READ_AT_ONCE (sharp then reads it from its path); else null. */
+/**
+ * A regular file's bytes when it can be read and is not past READ_AT_ONCE; else null, and sharp is given its path
+ * (and says what is wrong). Not opened unless it is a regular file: opening a named pipe waits for a writer.
+ */
 async function readSmallFile(file: string): Promise<Buffer | null> {
   try {
-    const handle = await fs.open(file, 'r');
-    try {
-      const { size } = await handle.stat();
-      return size > 0 && size <= READ_AT_ONCE ? await handle.readFile() : null;
-    } finally {
-      await handle.close();
-    }
+    const stat = await fs.stat(file);
+    return stat.isFile() && stat.size > 0 && stat.size <= READ_AT_ONCE ? await fs.readFile(file) : null;
   } catch {
     return null;
   }

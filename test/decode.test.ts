@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
@@ -30,6 +33,18 @@ describe('decode', () => {
     await expect(decode(Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 251)))).rejects.toThrow(/^not an image/);
     await expect(decode('/no/such/file.png')).rejects.toThrow(/^cannot read the file/);
   });
+
+  // A named pipe is never opened (that waits for a writer): refused as an empty file, as from its size before.
+  test('a folder or a named pipe given as an image: a one-line reason, at once', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'decode-'));
+    try {
+      execFileSync('mkfifo', [path.join(dir, 'pipe.png')]);
+      await expect(decode(path.join(dir, 'pipe.png'))).rejects.toThrow(/^empty file \(0 bytes\)$/);
+      await expect(decode(dir)).rejects.toThrow(DecodeError);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  }, 10_000);
 
   test('a decompression bomb (a tiny PNG declaring 40000×40000) is refused from its header', async () => {
     const chunk = (type: string, data: Buffer) => {
