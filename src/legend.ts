@@ -1,11 +1,25 @@
-// The legend: each mark's symbol and how many there are, in a dark box under the board.
+// The legend: each mark's symbol and how many there are, in a dark box under the board. It is laid out on whole
+// pixels as pieces — the box, each symbol, each digit of a count, each word — that look the same wherever they
+// go, so render draws each piece once and stamps it on every later screenshot (a batch then rasterises no text).
 import type { Grid, Rect, RgbaImage } from './types';
-import { conflictMark, escapeXml, f, guessMark, heatKey, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
+import { conflictMark, escapeXml, guessMark, heatKey, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
 
-/** Counts beside the marks' own symbols, in a box under the board (above it, or inside, when there is no room). */
-export function legend(image: RgbaImage, grid: Grid, marks: Marks): { svg: string; box: Rect } {
+/** An SVG drawn on a picture `width` × `height`, whose top left corner goes at (left, top) on the screenshot. */
+export interface Piece {
+  svg: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Counts beside the marks' own symbols, in a box under the board (above it, or inside, when there is no room):
+ * the box, then what is written in it, in the order to paint them.
+ */
+export function legend(image: RgbaImage, grid: Grid, marks: Marks): { box: Rect; pieces: Piece[] } {
   const size = Math.round(Math.min(Math.max(grid.pitchY * 0.6, 11), 22));
-  const key: Grid = { rows: 1, cols: 1, left: 0, top: 0, pitchX: size * 1.3, pitchY: size * 1.3 };
+  const key: Grid = { rows: 1, cols: 1, left: PAD, top: PAD, pitchX: size * 1.3, pitchY: size * 1.3 };
   const items: [string, string][] = [
     [mineMark(key, [0, 0]), count(marks.mines.length, 'mine')],
     [safeMark(key, [0, 0]), `${marks.safe.length} safe`],
@@ -15,25 +29,57 @@ export function legend(image: RgbaImage, grid: Grid, marks: Marks): { svg: strin
     ...(marks.wrongFlags.length ? [[wrongFlagMark(key, [0, 0]), count(marks.wrongFlags.length, 'wrong flag')] as [string, string]] : []),
     ...(marks.conflict?.length ? [[conflictMark(key, [0, 0]), count(marks.conflict.length, 'conflicting count')] as [string, string]] : []),
     ...(marks.bestGuess ? [[guessMark(key, [0, 0]), `best guess ${percentText(marks.bestGuess.p)}`] as [string, string]] : []),
-    ...(marks.heat?.length ? [[heatKey(key), 'mine chance 0→100%'] as [string, string]] : []),
+    ...(marks.heat?.length ? [[`<g transform="translate(${PAD},${PAD})">${heatKey(key)}</g>`, 'mine chance 0→100%'] as [string, string]] : []),
   ];
   const widths = items.map(([, text]) => size * 1.6 + text.length * size * 0.66 + size * 1.4);
   const headline = marks.headline ? size * 0.62 * marks.headline.length + size : 0;
-  const width = Math.min(image.width, Math.max(widths.reduce((a, b) => a + b, size * 0.4), headline));
-  const height = size * (marks.headline ? 3.4 : 1.9);
-  const left = Math.max(0, Math.min(grid.left, image.width - width));
-  const top = legendTop(image, grid, { left, width, height }, marks.keepClear);
-  const font = `font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" fill="white"`;
+  const width = Math.round(Math.min(image.width, Math.max(widths.reduce((a, b) => a + b, size * 0.4), headline)));
+  const height = Math.round(size * (marks.headline ? 3.4 : 1.9));
+  const left = Math.max(0, Math.min(Math.round(grid.left), image.width - width));
+  const top = Math.round(legendTop(image, grid, { left, width, height }, marks.keepClear));
+  const pieces: Piece[] = [{ svg: `<rect width="${width}" height="${height}" rx="${(size / 3).toFixed(1)}" fill="#000" fill-opacity="0.75"/>`, left, top, width, height }];
+  if (marks.headline) pieces.push(textPiece(marks.headline, left + Math.round(size * 0.4), top + Math.round(size * 1.2), size, true));
+  const row = top + (marks.headline ? Math.round(size * 1.5) : 0);
+  const symbolSide = Math.ceil(size * 1.3) + 1 + 2 * PAD;
   let x = left + size * 0.4;
-  const row = top + (marks.headline ? size * 1.5 : 0);
-  const parts = items.map(([symbol, text], i) => {
-    const at = x;
+  items.forEach(([symbol, text], i) => {
+    const at = Math.round(x);
+    pieces.push({ svg: symbol, left: at - PAD, top: row + Math.round(size * 0.3) - PAD, width: symbolSide, height: symbolSide }, ...written(text, at + Math.round(size * 1.6), row + Math.round(size * 1.3), size));
     x += widths[i];
-    return `<g transform="translate(${f(at)},${f(row + size * 0.3)})">${symbol}</g><text x="${f(at + size * 1.6)}" y="${f(row + size * 1.3)}" ${font}>${text}</text>`;
   });
-  const title = marks.headline ? `<text x="${f(left + size * 0.4)}" y="${f(top + size * 1.2)}" ${font} font-weight="bold">${escapeXml(marks.headline)}</text>` : '';
-  const svg = `<rect x="${f(left)}" y="${f(top)}" width="${f(width)}" height="${f(height)}" rx="${f(size / 3)}" fill="#000" fill-opacity="0.75"/>${title}${parts.join('')}`;
-  return { svg, box: { left, top, width, height } };
+  return { box: { left, top, width, height }, pieces };
+}
+
+/** Pixels around a piece's drawing, for its antialiased edges and the marks' outlines. */
+const PAD = 3;
+
+/** DejaVu Sans' advances, in ems: every digit's, and a space's. */
+const DIGIT_ADVANCE = 1303 / 2048;
+const SPACE_ADVANCE = 651 / 2048;
+
+/**
+ * A text whose baseline starts at (x, baseline): a count that leads it as a piece per digit, then the rest as one
+ * piece; any other text as one piece.
+ */
+function written(text: string, x: number, baseline: number, size: number): Piece[] {
+  const [, digits, rest] = /^(\d*)(.*)$/.exec(text) as RegExpExecArray;
+  const pieces = [...digits].map((digit, i) => textPiece(digit, x + Math.round(i * DIGIT_ADVANCE * size), baseline, size));
+  const after = digits.length * DIGIT_ADVANCE * size + (digits && rest.startsWith(' ') ? SPACE_ADVANCE * size : 0);
+  const words = digits ? rest.trimStart() : rest;
+  return words ? [...pieces, textPiece(words, x + Math.round(after), baseline, size)] : pieces;
+}
+
+/** White text on a piece wide enough for an em a character (no glyph of DejaVu Sans is wider; bold a tenth more). */
+function textPiece(text: string, x: number, baseline: number, size: number, bold = false): Piece {
+  const above = size + PAD;
+  const font = `font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" fill="white"${bold ? ' font-weight="bold"' : ''}`;
+  return {
+    svg: `<text x="${PAD}" y="${above}" ${font}>${escapeXml(text)}</text>`,
+    left: x - PAD,
+    top: baseline - above,
+    width: Math.ceil(text.length * size * (bold ? 1.1 : 1)) + 2 * PAD,
+    height: above + Math.ceil(size * 0.3) + PAD,
+  };
 }
 
 /**

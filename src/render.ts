@@ -21,19 +21,21 @@ export interface RenderOptions {
 
 /**
  * Draws the marks over the screenshot: the result is a PNG the size of the input. What is rasterised is a small
- * sheet (stamps.ts): the legend, and each look of a cell's marks once, stamped onto every cell that has it
- * (rasterising an SVG of the whole board costs more than encoding the PNG); a look drawn for an earlier
- * screenshot is not drawn again (`drawnTiles`).
+ * sheet (stamps.ts): each look of a cell's marks and each piece of the legend once, stamped wherever it goes
+ * (rasterising an SVG of the whole board costs more than encoding the PNG); a tile drawn for an earlier
+ * screenshot is not drawn again (`drawnTiles`), and a sheet with no new tile is not rasterised at all.
  */
 export async function render(image: RgbaImage, grid: Grid, marks: Marks, options: RenderOptions = {}): Promise<Buffer> {
-  const sheet = stampSheet(grid, marks, legend(image, grid, marks), image, (tile) => drawnTiles.has(tile));
+  const sheet = stampSheet(grid, marks, legend(image, grid, marks).pieces, (tile) => drawnTiles.has(tile));
   const pictures = new Map<string, RgbaImage>();
-  for (const { tile } of sheet.stamps) if (tile !== undefined && !sheet.tiles.has(tile) && !pictures.has(tile)) pictures.set(tile, recallTile(tile));
-  const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
-  const drawn = { width: info.width, height: info.height, data };
-  for (const [tile, at] of sheet.tiles) pictures.set(tile, rememberTile(tile, cropped(drawn, at)));
+  for (const { tile } of sheet.stamps) if (!sheet.tiles.has(tile) && !pictures.has(tile)) pictures.set(tile, recallTile(tile));
+  if (sheet.tiles.size > 0) {
+    const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
+    const drawn = { width: info.width, height: info.height, data };
+    for (const [tile, at] of sheet.tiles) pictures.set(tile, rememberTile(tile, cropped(drawn, at)));
+  }
   const out = options.consume ? image.data : image.data.slice();
-  for (const stamp of sheet.stamps) paintOver(out, image, stamp.tile === undefined ? drawn : (pictures.get(stamp.tile) as RgbaImage), stamp);
+  for (const stamp of sheet.stamps) paintOver(out, image, pictures.get(stamp.tile) as RgbaImage, stamp);
   return encodePngOver({ ...image, data: out }, image.opaque === true);
 }
 
@@ -83,21 +85,21 @@ export function warmRender(): void {
 }
 
 /**
- * The stamp's part of the sheet (straight alpha) painted over the pixels `out` (the image's size) at its place,
- * clipped to the image. Done here rather than by libvips' composite, which blends every pixel of the image.
+ * A tile's picture (straight alpha) painted over the pixels `out` (the image's size) at the stamp's place, clipped
+ * to the image. Done here rather than by libvips' composite, which blends every pixel of the image.
  */
-function paintOver(out: Uint8Array, image: { width: number; height: number }, sheet: RgbaImage, { from, left, top }: Stamp): void {
+function paintOver(out: Uint8Array, image: { width: number; height: number }, tile: RgbaImage, { left, top }: Stamp): void {
   const x0 = Math.max(0, -left);
   const y0 = Math.max(0, -top);
-  const x1 = Math.min(from.width, image.width - left);
-  const y1 = Math.min(from.height, image.height - top);
+  const x1 = Math.min(tile.width, image.width - left);
+  const y1 = Math.min(tile.height, image.height - top);
   for (let y = y0; y < y1; y++) {
-    for (let x = x0, o = ((from.top + y) * sheet.width + from.left + x) * 4, p = ((top + y) * image.width + left + x) * 4; x < x1; x++, o += 4, p += 4) {
-      const a = sheet.data[o + 3];
+    for (let x = x0, o = (y * tile.width + x) * 4, p = ((top + y) * image.width + left + x) * 4; x < x1; x++, o += 4, p += 4) {
+      const a = tile.data[o + 3];
       if (a === 0) continue;
       const below = (out[p + 3] * (255 - a)) / 255;
       const alpha = a + below;
-      for (let c = 0; c < 3; c++) out[p + c] = Math.round((sheet.data[o + c] * a + out[p + c] * below) / alpha);
+      for (let c = 0; c < 3; c++) out[p + c] = Math.round((tile.data[o + c] * a + out[p + c] * below) / alpha);
       out[p + 3] = Math.round(alpha);
     }
   }

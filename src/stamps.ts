@@ -1,20 +1,17 @@
-// What render draws, as one small SVG: the legend, and each cell's marks once per look. Cells whose marks look
-// alike (the same marks, the same offset within a pixel) share one tile, which is stamped onto each of them, so
-// the SVG rasterised is a few tiles and the legend instead of the whole board; tiles drawn for an earlier
-// screenshot are not drawn again (render.ts keeps them).
+// What render draws, as one small SVG: each cell's marks once per look, and the legend's pieces. Cells whose marks
+// look alike (the same marks, the same offset within a pixel) share one tile, which is stamped onto each of them,
+// so the SVG rasterised is a few tiles instead of the whole board; tiles drawn for an earlier screenshot are not
+// drawn again (render.ts keeps them), so most screenshots of a batch rasterise nothing.
 import type { Coord, Grid, Rect } from './types';
 import { cellLeft, cellTop } from './pixels';
+import type { Piece } from './legend';
 import { conflictMark, guessMark, HEAT_GRADIENT, heatMark, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
 
-/**
- * A picture and where on the screenshot it goes (its top left corner): a tile (`tile`: its size and SVG; the
- * whole of its picture, `from`), or the legend (`from`: its part of the sheet).
- */
+/** A tile (its size and SVG: `${width}×${height} ${svg}`), and where on the screenshot its top left corner goes. */
 export interface Stamp {
-  from: Rect;
   left: number;
   top: number;
-  tile?: string;
+  tile: string;
 }
 
 export interface Sheet {
@@ -33,51 +30,41 @@ export interface Sheet {
 const PAD = 3;
 
 /**
- * The legend (its box on the screenshot) and the marks of every cell, laid out on one sheet; tiles for which
- * `drawn` is true are left off it (their pictures are kept from an earlier sheet).
+ * The marks of every cell and the legend's pieces, as stamps, and the sheet of the tiles among them for which
+ * `drawn` is not true (their pictures are kept from an earlier sheet).
  */
-export function stampSheet(grid: Grid, marks: Marks, legend: { svg: string; box: Rect }, bounds: { width: number; height: number }, drawn: (tile: string) => boolean = () => false): Sheet {
+export function stampSheet(grid: Grid, marks: Marks, legend: Piece[], drawn: (tile: string) => boolean = () => false): Sheet {
   const tileWidth = Math.ceil(grid.pitchX) + 1 + 2 * PAD;
   const tileHeight = Math.ceil(grid.pitchY) + 1 + 2 * PAD;
-  const whole = { left: 0, top: 0, width: tileWidth, height: tileHeight };
-  const key = legendArea(legend.box, bounds);
-  const columns = Math.max(1, Math.floor(Math.max(key.width, SHEET_WIDTH) / tileWidth));
+  const pieces: Piece[] = cellDrawings(grid, marks).map(({ left, top, svg }) => ({ svg, left: left - PAD, top: top - PAD, width: tileWidth, height: tileHeight }));
   const tiles = new Map<string, Rect>();
   const parts: string[] = [];
   const stamps: Stamp[] = [];
-  for (const { left, top, svg } of cellDrawings(grid, marks)) {
-    const tile = `${tileWidth}×${tileHeight} ${svg}`;
+  // tiles side by side on shelves: a shelf as high as its highest tile, the next one under it
+  let [x, y, shelfHeight, sheetWidth] = [0, 0, 0, 1];
+  for (const { svg, left, top, width, height } of [...pieces, ...legend]) {
+    const tile = `${width}×${height} ${svg}`;
     if (!tiles.has(tile) && !drawn(tile)) {
-      const at = { left: (tiles.size % columns) * tileWidth, top: key.height + Math.floor(tiles.size / columns) * tileHeight, width: tileWidth, height: tileHeight };
-      tiles.set(tile, at);
-      parts.push(`<g transform="translate(${at.left},${at.top})">${svg}</g>`);
+      if (x > 0 && x + width > SHEET_WIDTH) [x, y, shelfHeight] = [0, y + shelfHeight, 0];
+      tiles.set(tile, { left: x, top: y, width, height });
+      parts.push(`<g transform="translate(${x},${y})">${svg}</g>`);
+      x += width;
+      shelfHeight = Math.max(shelfHeight, height);
+      sheetWidth = Math.max(sheetWidth, x);
     }
-    stamps.push({ from: whole, left: left - PAD, top: top - PAD, tile });
+    stamps.push({ left, top, tile });
   }
-  stamps.push({ from: { left: 0, top: 0, width: key.width, height: key.height }, left: key.left, top: key.top });
-  const width = Math.max(key.width, Math.min(tiles.size, columns) * tileWidth, 1);
-  const height = Math.max(key.height + Math.ceil(tiles.size / columns) * tileHeight, 1);
   const svg = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${sheetWidth}" height="${Math.max(1, y + shelfHeight)}">`,
     HEAT_GRADIENT,
-    `<g transform="translate(${-key.left},${-key.top})">${legend.svg}</g>`,
     ...parts,
     '</svg>',
   ].join('');
   return { svg, stamps, tiles };
 }
 
-/** Tiles go side by side up to about this many pixels (or the legend's width), then on the next row. */
+/** Tiles go side by side up to about this many pixels, then on the next row. */
 const SHEET_WIDTH = 1024;
-
-/** The legend's box in whole pixels, within the screenshot. */
-function legendArea(box: Rect, bounds: { width: number; height: number }): Rect {
-  const left = Math.max(0, Math.floor(box.left));
-  const top = Math.max(0, Math.floor(box.top));
-  const right = Math.min(bounds.width, Math.ceil(box.left + box.width));
-  const bottom = Math.min(bounds.height, Math.ceil(box.top + box.height));
-  return { left, top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
-}
 
 /**
  * Each marked cell's marks (in the order they were drawn over one another: heat, then the certain cells, flags,

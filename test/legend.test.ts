@@ -1,6 +1,9 @@
 import path from 'node:path';
+import sharp from 'sharp';
 import { analyzeImage } from '../src/analyze';
 import { legend } from '../src/legend';
+import { stampSheet } from '../src/stamps';
+import type { Marks } from '../src/marks';
 import type { Grid, Rect, RgbaImage } from '../src/types';
 import { FIXTURES, scaled } from './helpers';
 
@@ -33,4 +36,37 @@ test('xbomb at 1.5×: the legend leaves the "UXB : 10" counter under the board r
   expect(overlap(plain, counter!)).toBe(true);
   const box = legend(picture!, analysis.grid!, { ...marks, keepClear: counter }).box;
   expect(overlap(box, counter!)).toBe(false);
+});
+
+// Each piece of the legend is drawn once and stamped on later screenshots: it must look the same wherever it goes
+// (whole pixels), counts must share their digits, and nothing drawn may be cut off at a piece's edge.
+test('the legend is pieces on whole pixels: counts share their digits, and no text or symbol reaches its piece\'s edge', async () => {
+  const every: Marks = {
+    mines: [[0, 0]], safe: Array.from({ length: 305 }, () => [0, 1] as [number, number]), unreadable: [[0, 2]], provenFlags: [[0, 3], [0, 4]],
+    unprovenFlags: [[0, 5]], wrongFlags: [[0, 6]], conflict: [[0, 7]], bestGuess: { cell: [1, 0], p: 0.375 }, heat: [{ cell: [1, 0], p: 0.375 }],
+    headline: 'Inconsistent board: these counts cannot all hold (r3c4 = 2?)',
+  };
+  for (let size = 11; size <= 22; size++) {
+    const { pieces, box } = legend(image(3000, 600), { ...grid, pitchY: size / 0.6 }, every);
+    expect(pieces.flatMap((p) => [p.left, p.top, p.width, p.height]).every(Number.isInteger)).toBe(true);
+    expect(pieces[0]).toEqual(expect.objectContaining(box));
+    const sheet = stampSheet(grid, marks, pieces.slice(1));
+    const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
+    for (const [tile, at] of sheet.tiles) {
+      const alpha = (x: number, y: number) => data[((at.top + y) * info.width + at.left + x) * 4 + 3];
+      let edge = 0;
+      let inside = 0;
+      for (let y = 0; y < at.height; y++) {
+        for (let x = 0; x < at.width; x++) {
+          if (x === 0 || y === 0 || x === at.width - 1 || y === at.height - 1) edge += alpha(x, y);
+          else inside += alpha(x, y);
+        }
+      }
+      expect({ size, tile, edge }).toEqual({ size, tile, edge: 0 });
+      expect(inside).toBeGreaterThan(0);
+    }
+  }
+  const drawings = (mines: number) => new Set(legend(image(400, 400), grid, { ...marks, mines: Array.from({ length: mines }, () => [0, 0] as [number, number]) }).pieces.map((p) => p.svg));
+  expect(drawings(12)).toEqual(drawings(21));
+  expect(drawings(12).size).toBe(drawings(1).size + 1);
 });

@@ -73,7 +73,7 @@ describe('render', () => {
     const clear: RgbaImage = { width: 300, height: 300, data: new Uint8Array(300 * 300 * 4), opaque: false };
     const one: Marks = { ...NONE, mines: [[1, 1]] };
     const out = await decode(await warming(clear, GRID, one));
-    const sheet = stampSheet(GRID, one, legend(clear, GRID, one), clear);
+    const sheet = stampSheet(GRID, one, legend(clear, GRID, one).pieces);
     const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
     const [stamp] = sheet.stamps;
     const at = sheet.tiles.get(stamp.tile as string) as { left: number; top: number; width: number; height: number };
@@ -110,7 +110,7 @@ describe('render', () => {
       for (const offset of [0, 0.25, 0.55, 0.95]) {
         const grid: Grid = { rows: 1, cols: 1, left: 10 + offset, top: 20 + offset, pitchX: pitch, pitchY: pitch };
         for (const marks of kinds) {
-          const sheet = stampSheet(grid, marks, { svg: '', box: { left: 0, top: 0, width: 0, height: 0 } }, { width: 200, height: 200 });
+          const sheet = stampSheet(grid, marks, []);
           const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
           const from = sheet.tiles.get(sheet.stamps[0].tile as string) as { left: number; top: number; width: number; height: number };
           const alpha = (x: number, y: number) => data[((from.top + y) * info.width + from.left + x) * 4 + 3];
@@ -128,12 +128,12 @@ describe('render', () => {
       }
     }
     const board: Grid = { rows: 3, cols: 3, left: 40, top: 40, pitchX: 20, pitchY: 20 };
-    const sheet = stampSheet(board, { ...NONE, mines: [[0, 0], [1, 2], [2, 1]], safe: [[0, 1]] }, { svg: '', box: { left: 0, top: 0, width: 0, height: 0 } }, { width: 200, height: 200 });
-    expect(sheet.stamps.map((s) => [s.left, s.top])).toEqual([[37, 37], [77, 57], [57, 77], [57, 37], [0, 0]]);
+    const sheet = stampSheet(board, { ...NONE, mines: [[0, 0], [1, 2], [2, 1]], safe: [[0, 1]] }, []);
+    expect(sheet.stamps.map((s) => [s.left, s.top])).toEqual([[37, 37], [77, 57], [57, 77], [57, 37]]);
     expect(new Set(sheet.stamps.slice(0, 3).map((s) => s.tile)).size).toBe(1);
     expect(sheet.stamps[3].tile).not.toBe(sheet.stamps[0].tile);
     expect(sheet.tiles.size).toBe(2);
-    const again = stampSheet(board, { ...NONE, mines: [[0, 0], [1, 2], [2, 1]], safe: [[0, 1]] }, { svg: '', box: { left: 0, top: 0, width: 0, height: 0 } }, { width: 200, height: 200 }, (tile) => tile === sheet.stamps[0].tile);
+    const again = stampSheet(board, { ...NONE, mines: [[0, 0], [1, 2], [2, 1]], safe: [[0, 1]] }, [], (tile) => tile === sheet.stamps[0].tile);
     expect([...again.tiles.keys()]).toEqual([sheet.stamps[3].tile]);
     expect(again.stamps.map((s) => [s.left, s.top, s.tile])).toEqual(sheet.stamps.map((s) => [s.left, s.top, s.tile]));
   });
