@@ -113,7 +113,7 @@ function unfiltered(scanlines: Buffer, header: Header): RgbaImage | null {
   const { width, height, channels } = header;
   const line = 1 + channels * width;
   if (scanlines.length !== scanlineBytes(header)) return null;
-  const data = new Uint8Array(width * height * 4);
+  const data = reusedPixels(width * height * 4);
   const kernel = rowKernel.get();
   try {
     const at = kernel.startReading(width, channels);
@@ -129,6 +129,23 @@ function unfiltered(scanlines: Buffer, header: Header): RgbaImage | null {
     if (rowKernel.oversized()) rowKernel.drop();
   }
   return { width, height, data, opaque: channels === 3 };
+}
+
+/** Pixels given back (`recyclePixels`), kept for the next image of the same size. */
+let spare: Uint8Array | null = null;
+
+/**
+ * A screenshot's pixels its owner has no further use for: the next decoded image of that size is written into them
+ * instead of a new buffer (a batch worker then allocates a screenshot less per file).
+ */
+export function recyclePixels(data: Uint8Array): void {
+  if (data.byteOffset === 0 && data.byteLength === data.buffer.byteLength) spare = data;
+}
+
+function reusedPixels(bytes: number): Uint8Array {
+  const data = spare?.length === bytes ? spare : new Uint8Array(bytes);
+  spare = null;
+  return data;
 }
 
 /**

@@ -49,6 +49,20 @@ describe('render', () => {
     expect(pixel(shot, 210, 210)).not.toEqual([...before.subarray((210 * shot.width + 210) * 4, (210 * shot.width + 210) * 4 + 4)]);
   });
 
+  test('consumed pixels are reused for the next screenshot of that size, which still decodes to its own pixels', async () => {
+    const first = await decode(SHOT);
+    await render(first, GRID, MARKS, { consume: true });
+    const next = path.join(FIXTURES, 'xdemineur/s2-03.png');
+    const reused = await decode(next);
+    expect(reused.data.buffer).toBe(first.data.buffer);
+    const fresh = await decode(next);
+    expect(fresh.data.buffer).not.toBe(first.data.buffer);
+    expect(Buffer.from(reused.data).equals(Buffer.from(fresh.data))).toBe(true);
+    // not consumed: nothing is given back
+    await render(fresh, GRID, MARKS);
+    expect((await decode(next)).data.buffer).not.toBe(fresh.data.buffer);
+  });
+
   // Tiles drawn for one screenshot are kept for the next: the PNG is byte for byte the one a fresh process draws,
   // whether all its tiles were drawn before, some, or none.
   test('tiles kept from earlier screenshots draw the same PNG as tiles drawn afresh', async () => {
