@@ -16,6 +16,7 @@ const { solve } = require('../dist/solve.js');
 const { probabilities } = require('../dist/probability.js');
 const { locateAll } = require('../dist/locate.js');
 const { readBoard } = require('../dist/read.js');
+const { annotate } = require('../dist/batch.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
@@ -41,7 +42,7 @@ async function time(fn) {
 async function stages(file, skinName) {
   const bytes = fs.readFileSync(file);
   /** @type {Record<string, number[]>} */
-  const t = { decode: [], locate: [], grid: [], read: [], encode: [], solve: [], render: [], 'in-process': [] };
+  const t = { decode: [], locate: [], grid: [], read: [], encode: [], solve: [], render: [], 'in-process': [], 'in-process, --json': [] };
   for (let i = 0; i < RUNS + 2; i++) {
     /** @type {any} */ let image; /** @type {any} */ let candidates; /** @type {any} */ let grids; /** @type {any} */ let read; /** @type {any} */ let problem; /** @type {any} */ let deductions;
     const d = [
@@ -56,10 +57,8 @@ async function stages(file, skinName) {
       }),
       await time(() => (deductions = solve(problem))),
       await time(() => ma.render(image, read.grid, { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] })),
-      await time(async () => {
-        const { image: decoded, analysis } = await ma.analyzeImage(bytes, file, { skin: skinName });
-        if (decoded && analysis.grid) await ma.render(decoded, analysis.grid, { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] });
-      }),
+      await time(() => analyzeAndRender(bytes, file, { skin: skinName })),
+      await time(() => analyzeAndRender(bytes, file, { skin: skinName, reasons: true })),
     ];
     if (i >= 2) Object.keys(t).forEach((k, j) => t[k].push(d[j]));
     void deductions;
@@ -103,11 +102,11 @@ async function main() {
   const copies = await copiesTable();
   const batch = batchTable(tmp, fs.existsSync(mine01) ? { file: mine01, skin: path.join(tmp, 'win7') } : null);
   fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = analyzeImage + render; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
+  console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = what a batch does with a file it has read: analyzeImage with the CLI's defaults, then the annotated PNG; --json adds each deduction's reasons; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
-  console.log('\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one process after 5 warm-ups: analyzeImage + render, ms per screenshot');
+  console.log('\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one process after 5 warm-ups: analyzed and annotated as a batch does, ms per screenshot');
   console.table(heldOut);
-  console.log('\nthe same 74 screenshots as the eval copies them: shrunk to 50 %, and fitted onto a 1920×1080 desktop (a counter a few pixels tall is read as a whole text there), each once: analyzeImage + render, ms per screenshot');
+  console.log('\nthe same 74 screenshots as the eval copies them: shrunk to 50 %, and fitted onto a 1920×1080 desktop (a counter a few pixels tall is read as a whole text there), each once: analyzed and annotated as a batch does, ms per screenshot');
   console.table(copies);
   console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16; last row: ${BATCH} copies of mine01, 601×352, read with its learned skin), one process: wall time, throughput, peak RSS; median of ${BATCH_RUNS} runs each`);
   console.table(batch);
@@ -149,10 +148,14 @@ async function copiesTable() {
   return rows;
 }
 
-/** @param {Buffer} bytes @param {string} file */
-async function analyzeAndRender(bytes, file) {
-  const { image, analysis } = await ma.analyzeImage(bytes, file, { reasons: false });
-  if (image && analysis.grid) await ma.render(image, analysis.grid, { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] });
+/**
+ * What a batch worker does with a file it has read: the analysis with the CLI's defaults (reasons only with
+ * --json), then the annotated PNG, drawn over the screenshot's own pixels.
+ * @param {Buffer} bytes @param {string} file @param {{ skin?: string, reasons?: boolean }} options
+ */
+async function analyzeAndRender(bytes, file, options = {}) {
+  const { image, analysis } = await ma.analyzeImage(bytes, file, { reasons: false, ...options });
+  if (image && analysis.grid && analysis.deductions) await annotate(image, analysis.grid, analysis, false, { consume: true });
 }
 
 /**
