@@ -139,7 +139,7 @@ async function runOne({ file, name }: Input, all: string[], options: BatchOption
   const { analysis, image } = await analyzeImage(file, file, options);
   const output = outputPath(file, name, options.output, toFolder);
   try {
-    if (toFolder) await fs.mkdir(path.dirname(output), { recursive: true });
+    if (toFolder) await makeFolderOf(output);
     const debug = options.debug && image ? await writeDebug(image, analysis, debugPath(output), all) : null;
     if (!image || !analysis.grid || !analysis.deductions) return { analysis, output: null, debug, ms: 0 };
     refuseInput(output, all);
@@ -149,6 +149,19 @@ async function runOne({ file, name }: Input, all: string[], options: BatchOption
     return { analysis: { ...failed(file, err), board: analysis.board }, output: null, debug: null, ms: 0 };
   }
 }
+
+/**
+ * The folder a file goes in, made once per thread (a batch of 200 files in one folder asked for it 200 times). Should
+ * it be removed during the batch, each file written into it after that fails with its own error.
+ */
+async function makeFolderOf(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  if (madeFolders.has(dir)) return;
+  await fs.mkdir(dir, { recursive: true });
+  madeFolders.add(dir);
+}
+
+const madeFolders = new Set<string>();
 
 /** The --debug picture, when a grid was found (even if reading it then failed); null otherwise. */
 async function writeDebug(image: RgbaImage, analysis: Analysis, target: string, all: string[]): Promise<string | null> {
