@@ -1,4 +1,4 @@
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 import sharp from 'sharp';
 import type { RgbaImage } from './types';
@@ -21,12 +21,14 @@ export async function decode(input: string | Buffer): Promise<RgbaImage> {
 
 /**
  * A regular file's bytes when it can be read and is not past READ_AT_ONCE; else null, and sharp is given its path
- * (and says what is wrong). Not opened unless it is a regular file: opening a named pipe waits for a writer.
+ * (and says what is wrong). Not opened unless it is a regular file: opening a named pipe waits for a writer. A
+ * batch worker, which has nothing else to do meanwhile, reads without going through node's thread pool.
  */
 async function readSmallFile(file: string): Promise<Buffer | null> {
+  const small = (stat: Stats) => stat.isFile() && stat.size > 0 && stat.size <= READ_AT_ONCE;
   try {
-    const stat = await fs.stat(file);
-    return stat.isFile() && stat.size > 0 && stat.size <= READ_AT_ONCE ? await fs.readFile(file) : null;
+    if (!isMainThread) return small(statSync(file)) ? readFileSync(file) : null;
+    return small(await fs.stat(file)) ? await fs.readFile(file) : null;
   } catch {
     return null;
   }

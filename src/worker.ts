@@ -1,4 +1,4 @@
-// A batch worker thread (workers.ts): analyses the files it is sent, one at a time.
+// A batch worker thread (workers.ts): analyses the files it is sent, one at a time, in the order sent.
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { analyzeFile, type Input, type Job } from './batch';
@@ -30,5 +30,14 @@ parentPort?.on('message', async (message: Message) => {
     else waiting?.reject(new Error(message.error ?? 'OpenCV failed'));
     return;
   }
-  parentPort?.postMessage({ index: message.index, result: await analyzeFile(message.input, job) });
+  files.push(message);
+  if (files.length > 1) return; // the loop below is running and will come to it
+  while (files.length > 0) {
+    const { index, input } = files[0];
+    parentPort?.postMessage({ index, result: await analyzeFile(input, job) });
+    files.shift();
+  }
 });
+
+/** Files sent, the first being analysed: one at a time, so that a worker holds one screenshot. */
+const files: { index: number; input: Input }[] = [];

@@ -35,9 +35,17 @@ const INITIAL_OLD_GENERATION_MB = 32;
 /** A worker's file done, or its request for OpenCV's outlines of an image (worker.ts). */
 type Reply = { index: number; result: FileResult } | { opencv: number; width: number; height: number; data: Uint8Array };
 
+/**
+ * A worker is sent a file more than it is analysing, so that it never waits for this thread between files; it
+ * analyses them one at a time.
+ */
+const SENT_AHEAD = 1;
+
 export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
   const results: (FileResult | undefined)[] = new Array(inputs.length);
   let next = 0;
+  /** Files a failed worker was sent but had not begun: the next worker takes them first. */
+  const again: number[] = [];
   let reported = 0;
   return new Promise((resolve) => {
     const settle = (index: number, result: FileResult) => {
@@ -45,24 +53,32 @@ export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?:
       for (; reported < inputs.length && results[reported]; reported++) onResult?.(results[reported] as FileResult);
       if (reported === inputs.length) resolve(results as FileResult[]);
     };
+    const take = (): number | undefined => again.shift() ?? (next < inputs.length ? next++ : undefined);
     setFlagsFromString(`--initial-old-space-size=${INITIAL_OLD_GENERATION_MB}`);
     const start = () => {
       const worker = new Worker(workerScript() as string, { workerData: job, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-      let current = -1;
+      /** In the order sent: the worker is analysing the first. */
+      const sent: number[] = [];
       const feed = () => {
-        if (next >= inputs.length) return void worker.terminate();
-        current = next++;
-        worker.postMessage({ index: current, input: inputs[current] });
+        while (sent.length <= SENT_AHEAD) {
+          const index = take();
+          if (index === undefined) break;
+          sent.push(index);
+          worker.postMessage({ index, input: inputs[index] });
+        }
+        if (sent.length === 0) void worker.terminate();
       };
       worker.on('message', (reply: Reply) => {
         if ('opencv' in reply) return void outlinesFor(worker, reply);
-        current = -1;
+        sent.splice(sent.indexOf(reply.index), 1);
         settle(reply.index, reply.result);
         feed();
       });
       worker.on('error', (err) => {
-        if (current >= 0) settle(current, { analysis: failed(inputs[current].file, `worker failed: ${err.message}`), output: null, debug: null, ms: 0 });
-        if (next < inputs.length) start();
+        const [failing, ...waiting] = sent.splice(0);
+        if (failing !== undefined) settle(failing, { analysis: failed(inputs[failing].file, `worker failed: ${err.message}`), output: null, debug: null, ms: 0 });
+        again.push(...waiting);
+        if (again.length > 0 || next < inputs.length) start();
       });
       feed();
     };
