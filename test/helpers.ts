@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { main } from '../src/cli';
 import { parseBoard } from '../src/board';
-import type { Board } from '../src/types';
+import type { Board, Rect } from '../src/types';
 
 export const SHARED = path.resolve(__dirname, '../../shared');
 export const FIXTURES = path.resolve(__dirname, '../fixtures');
@@ -76,4 +76,18 @@ export function cellsDiffer(a: Board, b: Board): string[] {
     if (a.cells[r][c] !== b.cells[r][c]) diffs.push(`r${r}c${c}: ${a.cells[r][c]} vs ${b.cells[r][c]}`);
   }
   return diffs;
+}
+
+/** A tile's alpha on a rasterised sheet (`width` pixels a row, RGBA): summed over its outermost pixels, and inside them. */
+export function tileAlpha(sheet: { data: Uint8Array; width: number }, at: Rect): { edge: number; inside: number } {
+  let edge = 0;
+  let inside = 0;
+  for (let y = 0; y < at.height; y++) {
+    for (let x = 0; x < at.width; x++) {
+      const alpha = sheet.data[((at.top + y) * sheet.width + at.left + x) * 4 + 3];
+      if (x === 0 || y === 0 || x === at.width - 1 || y === at.height - 1) edge += alpha;
+      else inside += alpha;
+    }
+  }
+  return { edge, inside };
 }

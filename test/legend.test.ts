@@ -5,7 +5,7 @@ import { legend } from '../src/legend';
 import { stampSheet } from '../src/stamps';
 import type { Marks } from '../src/marks';
 import type { Grid, Rect, RgbaImage } from '../src/types';
-import { FIXTURES, scaled } from './helpers';
+import { FIXTURES, scaled, tileAlpha } from './helpers';
 
 const overlap = (a: Rect, b: Rect) => a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
 const image = (width: number, height: number): RgbaImage => ({ width, height, data: new Uint8Array(width * height * 4) });
@@ -53,15 +53,7 @@ test('the legend is pieces on whole pixels: counts share their digits, and no te
     const sheet = stampSheet(grid, marks, pieces.slice(1));
     const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
     for (const [tile, at] of sheet.tiles) {
-      const alpha = (x: number, y: number) => data[((at.top + y) * info.width + at.left + x) * 4 + 3];
-      let edge = 0;
-      let inside = 0;
-      for (let y = 0; y < at.height; y++) {
-        for (let x = 0; x < at.width; x++) {
-          if (x === 0 || y === 0 || x === at.width - 1 || y === at.height - 1) edge += alpha(x, y);
-          else inside += alpha(x, y);
-        }
-      }
+      const { edge, inside } = tileAlpha({ data, width: info.width }, at);
       expect({ size, tile, edge }).toEqual({ size, tile, edge: 0 });
       expect(inside).toBeGreaterThan(0);
     }

@@ -6,7 +6,7 @@ import { stampSheet } from '../src/stamps';
 import { legend } from '../src/legend';
 import type { Marks } from '../src/marks';
 import type { Grid, RgbaImage } from '../src/types';
-import { FIXTURES } from './helpers';
+import { FIXTURES, tileAlpha } from './helpers';
 
 const SHOT = path.join(FIXTURES, 'xdemineur/s2-05.png');
 /** A grid drawn over the shot at a known place: marks land where it says, whatever the shot shows. */
@@ -90,7 +90,7 @@ describe('render', () => {
     const sheet = stampSheet(GRID, one, legend(clear, GRID, one).pieces);
     const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
     const [stamp] = sheet.stamps;
-    const at = sheet.tiles.get(stamp.tile as string) as { left: number; top: number; width: number; height: number };
+    const at = sheet.tiles.get(stamp.tile) as { left: number; top: number; width: number; height: number };
     let painted = 0;
     for (let y = 0; y < at.height; y++) {
       for (let x = 0; x < at.width; x++) {
@@ -126,16 +126,8 @@ describe('render', () => {
         for (const marks of kinds) {
           const sheet = stampSheet(grid, marks, []);
           const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
-          const from = sheet.tiles.get(sheet.stamps[0].tile as string) as { left: number; top: number; width: number; height: number };
-          const alpha = (x: number, y: number) => data[((from.top + y) * info.width + from.left + x) * 4 + 3];
-          let inside = 0;
-          let edge = 0;
-          for (let y = 0; y < from.height; y++) {
-            for (let x = 0; x < from.width; x++) {
-              if (x === 0 || y === 0 || x === from.width - 1 || y === from.height - 1) edge += alpha(x, y);
-              else inside += alpha(x, y);
-            }
-          }
+          const from = sheet.tiles.get(sheet.stamps[0].tile) as { left: number; top: number; width: number; height: number };
+          const { edge, inside } = tileAlpha({ data, width: info.width }, from);
           expect({ pitch, offset, marks: Object.keys(marks).filter((k) => JSON.stringify(marks[k as keyof Marks]) !== JSON.stringify(NONE[k as keyof Marks])), edge }).toEqual(expect.objectContaining({ edge: 0 }));
           expect(inside).toBeGreaterThan(0);
         }
