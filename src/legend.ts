@@ -29,7 +29,7 @@ export function legend(image: RgbaImage, grid: Grid, marks: Marks): { box: Rect;
     ...(marks.wrongFlags.length ? [[wrongFlagMark(key, [0, 0]), count(marks.wrongFlags.length, 'wrong flag')] as [string, string]] : []),
     ...(marks.conflict?.length ? [[conflictMark(key, [0, 0]), count(marks.conflict.length, 'conflicting count')] as [string, string]] : []),
     ...(marks.bestGuess ? [[guessMark(key, [0, 0]), `best guess ${percentText(marks.bestGuess.p)}`] as [string, string]] : []),
-    ...(marks.heat?.length ? [[`<g transform="translate(${PAD},${PAD})">${heatKey(key)}</g>`, 'mine chance 0→100%'] as [string, string]] : []),
+    ...(marks.heat?.length ? [[heatKey(key), 'mine chance 0→100%'] as [string, string]] : []),
   ];
   const widths = items.map(([, text]) => size * 1.6 + text.length * size * 0.66 + size * 1.4);
   const headline = marks.headline ? size * 0.62 * marks.headline.length + size : 0;

@@ -103,8 +103,9 @@ export function heatMark(grid: Grid, cell: Coord, p: number): string {
     + `font-weight="bold" text-anchor="middle" fill="white" stroke="#000" stroke-width="${f(size * 0.18)}" paint-order="stroke">${text}</text>`;
 }
 
+/** The heat map's key: its colours from safe to mine, in a strip across the middle of the key's cell. */
 export function heatKey(key: Grid): string {
-  return `<rect x="0" y="${f(key.pitchY * 0.25)}" width="${f(key.pitchX)}" height="${f(key.pitchY * 0.5)}" fill="url(#heat)" stroke="#000" stroke-width="0.5"/>`;
+  return `<rect x="${f(key.left)}" y="${f(key.top + key.pitchY * 0.25)}" width="${f(key.pitchX)}" height="${f(key.pitchY * 0.5)}" fill="url(#heat)" stroke="#000" stroke-width="0.5"/>`;
 }
 
 /** A count in a conflict: a thick yellow frame with a dark edge. */
