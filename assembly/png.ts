@@ -3,6 +3,8 @@
 // small numbers, which deflate at its fastest level packs well. RGBA is narrowed to RGB on the way when the PNG
 // has no alpha. Memory:
 //   the row above the band (RGBA) | the band (RGBA) | the band's scanlines
+// Writing noisy rows: each filtered by Paeth, all kept, then Huffman-coded here (src/deflate.ts builds the codes;
+// memory in `startPacked`).
 // Reading: each scanline's filter undone (None, Sub, Up, Average, Paeth), RGB widened to RGBA. Memory:
 //   the band's scanlines | three rows, unfiltered (the row above, the row, the next) | the band (RGBA)
 
@@ -63,6 +65,237 @@ export function upRows(count: i32): usize {
   }
   memory.copy(aboveAt(), bandAt() + (<usize>count - 1) * row, row);
   return linesAt();
+}
+
+/**
+ * Starts an image `w` × `h` written with `c` channels for `packRows` and the literal coder: its scanlines are kept
+ * here, all of them, then coded where they are. Memory:
+ *   the row above the band (RGBA) | the band (RGBA) | every scanline | the coder's tables | the coded bytes
+ * Returns where the JS side writes each band's RGBA rows.
+ */
+export function startPacked(w: i32, h: i32, c: i32): usize {
+  width = w;
+  channels = c;
+  packedRows = 0;
+  startCoding(<usize>h * (1 + <usize>c * <usize>w));
+  memory.fill(aboveAt(), 0, 4 * <usize>w);
+  return bandAt();
+}
+
+/** Starts coding `length` bytes, which the JS side writes where this returns (`startPacked` has its rows put there). */
+export function startCoding(length: usize): usize {
+  packedBytes = length;
+  reserve(outAt());
+  pendingBits = 0;
+  pendingCount = 0;
+  codedEnd = outAt();
+  return linesAt();
+}
+
+let packedRows: usize = 0;
+let packedBytes: usize = 0;
+
+function codesAt(): usize {
+  return (linesAt() + packedBytes + 16 + 15) & ~15;
+}
+
+function countsAt(): usize {
+  return headerAt() + 4 * <usize>HEADER_CODES;
+}
+
+function outAt(): usize {
+  return countsAt() + 4 * 4 * 256;
+}
+
+/**
+ * The band's first `count` rows as the next scanlines (filter type 4, Paeth: each byte less the nearest of left,
+ * up and up-left to left + up − up-left, per channel). Noisy rows (dithered gradients) keep their texture under
+ * Up; under Paeth they come out as small numbers, which the literal coder packs a quarter tighter.
+ */
+export function packRows(count: i32): void {
+  const row: usize = 4 * <usize>width;
+  const line: usize = 1 + <usize>channels * <usize>width;
+  for (let y: usize = 0; y < <usize>count; y++) {
+    const here = bandAt() + y * row;
+    const above = y == 0 ? aboveAt() : here - row;
+    const scanline = linesAt() + (packedRows + y) * line;
+    store<u8>(scanline, 4);
+    // the first pixel has nothing left of it: Paeth predicts the byte above
+    for (let c: usize = 0; c < <usize>channels; c++) store<u8>(scanline + 1 + c, load<u8>(here + c) - load<u8>(above + c));
+    let x: usize = 1;
+    // a store of 16 bytes where 12 are due runs into the next scanline, written after
+    for (; x + 4 <= <usize>width; x += 4) {
+      const pixels = v128.load(here + 4 * x);
+      const left = v128.load(here + 4 * x - 4);
+      const up = v128.load(above + 4 * x);
+      const upLeft = v128.load(above + 4 * x - 4);
+      const low = paeth(i16x8.extend_low_i8x16_u(left), i16x8.extend_low_i8x16_u(up), i16x8.extend_low_i8x16_u(upLeft));
+      const high = paeth(i16x8.extend_high_i8x16_u(left), i16x8.extend_high_i8x16_u(up), i16x8.extend_high_i8x16_u(upLeft));
+      const filtered = i8x16.sub(pixels, i8x16.narrow_i16x8_u(low, high));
+      v128.store(scanline + 1 + <usize>channels * x, channels == 4 ? filtered : i8x16.swizzle(filtered, RGB));
+    }
+    for (; x < <usize>width; x++) {
+      for (let c: usize = 0; c < <usize>channels; c++) {
+        const a = <i32>load<u8>(here + 4 * x - 4 + c);
+        const b = <i32>load<u8>(above + 4 * x + c);
+        const d = <i32>load<u8>(above + 4 * x - 4 + c);
+        const pa = abs(b - d);
+        const pb = abs(a - d);
+        const pc = abs(a + b - 2 * d);
+        const predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : d;
+        store<u8>(scanline + 1 + <usize>channels * x + c, <i32>load<u8>(here + 4 * x + c) - predicted);
+      }
+    }
+  }
+  memory.copy(aboveAt(), bandAt() + (<usize>count - 1) * row, row);
+  packedRows += <usize>count;
+}
+
+/**
+ * How often each byte value occurs in the scanlines' bytes [from, from + length): 256 u32 counts; returns where.
+ * Four tables, a byte's count in the table of its place mod 4, so that neighbours equal seldom wait on each other.
+ */
+export function countBytes(from: usize, length: usize): usize {
+  const counts = countsAt();
+  memory.fill(counts, 0, 4 * 4 * 256);
+  const start = linesAt() + from;
+  const end = start + length;
+  let p = start;
+  for (; p + 4 <= end; p += 4) {
+    const four = load<u32>(p);
+    const at0 = counts + 4 * (four & 0xff);
+    const at1 = counts + 1024 + 4 * ((four >> 8) & 0xff);
+    const at2 = counts + 2048 + 4 * ((four >> 16) & 0xff);
+    const at3 = counts + 3072 + 4 * (four >> 24);
+    store<u32>(at0, load<u32>(at0) + 1);
+    store<u32>(at1, load<u32>(at1) + 1);
+    store<u32>(at2, load<u32>(at2) + 1);
+    store<u32>(at3, load<u32>(at3) + 1);
+  }
+  for (; p < end; p++) {
+    const at = counts + 4 * <usize>load<u8>(p);
+    store<u32>(at, load<u32>(at) + 1);
+  }
+  for (let i: usize = 0; i < 256; i++) {
+    store<u32>(counts + 4 * i, load<u32>(counts + 4 * i) + load<u32>(counts + 1024 + 4 * i) + load<u32>(counts + 2048 + 4 * i) + load<u32>(counts + 3072 + 4 * i));
+  }
+  return counts;
+}
+
+/** Room for `bytes` more of coded bytes (the JS side knows a block's size from its counts and codes). */
+export function makeRoom(bytes: usize): void {
+  reserve(codedEnd + bytes + 8);
+}
+
+/** Where the JS side writes each byte value's code for `sendCodes`, then a block's header as codes. */
+export function codesTable(): usize {
+  return codesAt();
+}
+
+/** Room in the codes table for a block's header: codes for its fields and its code lengths. */
+const HEADER_CODES: i32 = 512;
+
+function headerAt(): usize {
+  return codesAt() + 4 * 256;
+}
+
+// Bits sent and not yet a whole byte (fewer than 8); bytes go to `codedEnd`.
+let pendingBits: u64 = 0;
+let pendingCount: u64 = 0;
+let codedEnd: usize = 0;
+
+/**
+ * The codes from `codesTable` of the bytes [from, from + length) of the scanlines (`header` false), or of `length`
+ * u32 codes at `from` of the table's room for a header (`header` true): each code its bits in the order they are
+ * sent (least significant first, deflate's order) and its length << 16. Three codes (at most 45 bits) join at
+ * most 7 pending; then 8 bytes are stored, of which the whole ones are kept.
+ */
+export function sendCodes(from: usize, length: usize, header: bool): void {
+  let pending = pendingBits;
+  let count = pendingCount;
+  let to = codedEnd;
+  if (header) {
+    for (let p = headerAt() + 4 * from, end = p + 4 * length; p < end; p += 4) {
+      const code = load<u32>(p);
+      pending |= <u64>(code & 0xffff) << count;
+      count += <u64>(code >> 16);
+      store<u64>(to, pending);
+      to += <usize>(count >> 3);
+      pending >>= count & ~7;
+      count &= 7;
+    }
+  } else {
+    const codes = codesAt();
+    const end = linesAt() + from + length;
+    let p = linesAt() + from;
+    for (; p + 3 <= end; p += 3) {
+      const first = load<u32>(codes + 4 * <usize>load<u8>(p));
+      const second = load<u32>(codes + 4 * <usize>load<u8>(p, 1));
+      const third = load<u32>(codes + 4 * <usize>load<u8>(p, 2));
+      pending |= <u64>(first & 0xffff) << count;
+      count += <u64>(first >> 16);
+      pending |= <u64>(second & 0xffff) << count;
+      count += <u64>(second >> 16);
+      pending |= <u64>(third & 0xffff) << count;
+      count += <u64>(third >> 16);
+      store<u64>(to, pending);
+      to += <usize>(count >> 3);
+      pending >>= count & ~7;
+      count &= 7;
+    }
+    for (; p < end; p++) {
+      const code = load<u32>(codes + 4 * <usize>load<u8>(p));
+      pending |= <u64>(code & 0xffff) << count;
+      count += <u64>(code >> 16);
+      store<u64>(to, pending);
+      to += <usize>(count >> 3);
+      pending >>= count & ~7;
+      count &= 7;
+    }
+  }
+  pendingBits = pending;
+  pendingCount = count;
+  codedEnd = to;
+}
+
+/**
+ * The bits sent so far padded to a whole byte, then the Adler-32 checksum of every scanline (big-endian, as a zlib
+ * stream ends); returns how many bytes were sent, from `codedAt`.
+ */
+export function finishCoded(): usize {
+  if (pendingCount > 0) {
+    store<u8>(codedEnd, <u8>pendingBits);
+    codedEnd += 1;
+  }
+  pendingBits = 0;
+  pendingCount = 0;
+  const sum = adler32(linesAt(), packedBytes);
+  store<u32>(codedEnd, bswap<u32>(sum));
+  codedEnd += 4;
+  return codedEnd - outAt();
+}
+
+/** Where `finishCoded`'s bytes are. */
+export function codedAt(): usize {
+  return outAt();
+}
+
+/** zlib's Adler-32: sums kept under 2^32 by taking them modulo 65521 every 5552 bytes. */
+function adler32(from: usize, length: usize): u32 {
+  let a: u32 = 1;
+  let b: u32 = 0;
+  let p = from;
+  const end = from + length;
+  while (p < end) {
+    const stop = min(end, p + 5552);
+    for (; p < stop; p++) {
+      a += <u32>load<u8>(p);
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return (b << 16) | a;
 }
 
 let rowBytes: usize = 0;

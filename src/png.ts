@@ -5,6 +5,7 @@
 // (~0.6 ms). Anything else is left to sharp (decode.ts). Written: the annotated screenshot (encodePngOver).
 import { promisify } from 'node:util';
 import { constants, crc32, deflateSync, inflate, inflateSync, type ZlibOptions } from 'node:zlib';
+import { codeHeld, type CoderKernel } from './deflate';
 import type { RgbaImage } from './types';
 import { Kernel } from './kernel';
 
@@ -149,54 +150,79 @@ function reusedPixels(bytes: number): Uint8Array {
 }
 
 /**
- * The image as a PNG, RGB when `opaque` (its alpha dropped), else RGBA; the image's pixels are used up. RGB
- * scanlines are written over them (a band of rows is copied out before its scanlines, shorter than its pixels,
- * are written back), so no second buffer of the image's size is made. Each row filtered by Up (in WebAssembly,
- * assembly/png.ts), then deflated at level 1: on the fixtures' screenshots ~3 ms of CPU where libvips' PNG (no
- * filter, level 6) takes ~7, for files ~40 % larger; on a screenshot of gradients (Windows 7's) smaller. A noisy
- * image is run-length coded instead (`deflateOptions`).
+ * The image as a PNG, RGB when `opaque` (its alpha dropped), else RGBA; the image's pixels are used up. Rows are
+ * filtered in WebAssembly (assembly/png.ts), a band at a time. Most screenshots: each row filtered by Up, its
+ * scanlines written over the image's own pixels (a band is copied out before its scanlines, shorter than its
+ * pixels, are written back), then deflated at level 1: on the fixtures' screenshots ~3 ms of CPU where libvips'
+ * PNG (no filter, level 6) takes ~7, for files ~40 % larger. Noisy ones (`isNoisy`): each row filtered by Paeth,
+ * then Huffman-coded alone (deflate.ts).
  */
 export function encodePngOver(image: RgbaImage, opaque: boolean): Buffer {
-  const { width, height, data } = image;
   const channels = opaque ? 3 : 4;
   const kernel = rowKernel.get();
   try {
-    const line = 1 + channels * width;
-    const scanlines = opaque ? Buffer.from(data.buffer, data.byteOffset, line * height) : Buffer.allocUnsafe(line * height);
-    const at = kernel.start(width, channels);
-    const rows = kernel.BAND_ROWS.value;
-    for (let top = 0; top < height; top += rows) {
-      const count = Math.min(rows, height - top);
-      new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(data.subarray(4 * width * top, 4 * width * (top + count)));
-      scanlines.set(new Uint8Array(kernel.memory.buffer, kernel.upRows(count), line * count), line * top);
-    }
+    const idat = isNoisy(kernel, image, channels) ? packedScanlines(kernel, image, channels) : deflatedScanlines(kernel, image, channels);
     const header = Buffer.alloc(13);
-    header.writeUInt32BE(width, 0);
-    header.writeUInt32BE(height, 4);
+    header.writeUInt32BE(image.width, 0);
+    header.writeUInt32BE(image.height, 4);
     header.set([8, opaque ? 2 : 6, 0, 0, 0], 8);
-    const compressed = deflateSync(scanlines, deflateOptions(scanlines, line, height));
-    const png = Buffer.allocUnsafe(SIGNATURE.length + 3 * 12 + header.length + compressed.length);
+    const png = Buffer.allocUnsafe(SIGNATURE.length + 3 * 12 + header.length + idat.length);
     SIGNATURE.copy(png);
     let end = SIGNATURE.length;
-    for (const [type, body] of [['IHDR', header], ['IDAT', compressed], ['IEND', Buffer.alloc(0)]] as const) end = writeChunk(png, end, type, body);
+    for (const [type, body] of [['IHDR', header], ['IDAT', idat], ['IEND', Buffer.alloc(0)]] as const) end = writeChunk(png, end, type, body);
     return png;
   } finally {
     if (rowKernel.oversized()) rowKernel.drop();
   }
 }
 
+/** Up's scanlines, written over the image's pixels, deflated at level 1. */
+function deflatedScanlines(kernel: PngKernel, image: RgbaImage, channels: number): Buffer {
+  const { width, height, data } = image;
+  const line = 1 + channels * width;
+  const scanlines = channels === 3 ? Buffer.from(data.buffer, data.byteOffset, line * height) : Buffer.allocUnsafe(line * height);
+  const at = kernel.start(width, channels);
+  const rows = kernel.BAND_ROWS.value;
+  for (let top = 0; top < height; top += rows) {
+    const count = Math.min(rows, height - top);
+    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(data.subarray(4 * width * top, 4 * width * (top + count)));
+    scanlines.set(new Uint8Array(kernel.memory.buffer, kernel.upRows(count), line * count), line * top);
+  }
+  return deflateSync(scanlines, { level: 1 });
+}
+
+/** Paeth's scanlines, kept in the kernel, Huffman-coded there. */
+function packedScanlines(kernel: PngKernel, image: RgbaImage, channels: number): Buffer {
+  const { width, height, data } = image;
+  const at = kernel.startPacked(width, height, channels);
+  const rows = kernel.BAND_ROWS.value;
+  for (let top = 0; top < height; top += rows) {
+    const count = Math.min(rows, height - top);
+    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(data.subarray(4 * width * top, 4 * width * (top + count)));
+    kernel.packRows(count);
+  }
+  return codeHeld(kernel, height * (1 + channels * width));
+}
+
 /**
- * Level 1 unless the scanlines are noisy (dithered gradients, a JPEG's pixels): there level 1's search for
- * repeats finds few and costs most of its time (Windows 7's mine01, 600 KB of scanlines: 7–8 ms for 333 KB),
- * where run-length coding takes ~5 ms for ~10 % more (363 KB). Noisy: a band of rows from the middle does not
- * deflate to under NOISY of its size. The fixtures' screenshots deflate to 1–15 %, where run-length coding
- * would make files 2–4 times as large.
+ * Whether the image is noisy (dithered gradients, a JPEG's pixels): a band of rows from its middle, filtered by Up,
+ * does not deflate at level 1 to under NOISY of its size. There level 1's search for repeats finds few and costs
+ * most of its time (Windows 7's mine01, 600 KB of scanlines: 7–8 ms for 333 KB, its run-length coding ~5 ms for
+ * 363 KB), where Paeth and Huffman coding take ~1 ms for ~290 KB. The fixtures' screenshots deflate to 1–15 %,
+ * where coding bytes alone would make files many times as large.
  */
-export function deflateOptions(scanlines: Uint8Array, line: number, height: number): ZlibOptions {
+export function isNoisy(kernel: PngKernel, image: RgbaImage, channels: number): boolean {
+  const { width, height, data } = image;
   const rows = Math.min(height, SAMPLE_ROWS);
-  const from = ((height - rows) >> 1) * line;
-  const sample = scanlines.subarray(from, from + rows * line);
-  return deflateSync(sample, { level: 1 }).length > NOISY * sample.length ? { level: 1, strategy: constants.Z_RLE } : { level: 1 };
+  const first = (height - rows) >> 1;
+  // the row above the band goes first, as Up's reference; its own scanline is not part of the sample
+  const from = Math.max(0, first - 1);
+  const at = kernel.start(width, channels);
+  new Uint8Array(kernel.memory.buffer, at, 4 * width * (first + rows - from)).set(data.subarray(4 * width * from, 4 * width * (first + rows)));
+  const line = 1 + channels * width;
+  const lines = kernel.upRows(first + rows - from) + line * (first - from);
+  const sample = new Uint8Array(kernel.memory.buffer, lines, line * rows);
+  return deflateSync(sample, { level: 1 }).length > NOISY * sample.length;
 }
 
 const SAMPLE_ROWS = 16;
@@ -212,11 +238,13 @@ function writeChunk(png: Buffer, at: number, type: string, body: Buffer): number
 }
 
 /** The exports of assembly/png.ts. */
-interface PngKernel {
+export interface PngKernel extends CoderKernel {
   memory: WebAssembly.Memory;
   BAND_ROWS: { value: number };
   start(width: number, channels: number): number;
   upRows(count: number): number;
+  startPacked(width: number, height: number, channels: number): number;
+  packRows(count: number): void;
   startReading(width: number, channels: number): number;
   unfilterRows(count: number): number;
 }
@@ -224,4 +252,4 @@ interface PngKernel {
 /** A band of rows of a very wide image can grow the kernel's memory past this: it is then made anew. */
 const KEEP_MEMORY = 16 << 20;
 
-const rowKernel = new Kernel<PngKernel>('png.wasm', KEEP_MEMORY);
+export const rowKernel = new Kernel<PngKernel>('png.wasm', KEEP_MEMORY);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib, { constants, crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { decode } from '../src/decode';
-import { deflateOptions, encodePngOver, readPlainPng, readPlainPngAsync } from '../src/png';
+import { encodePngOver, readPlainPng, readPlainPngAsync } from '../src/png';
 import type { RgbaImage } from '../src/types';
 
 const SKINS = path.resolve(__dirname, '../skins');
@@ -85,37 +85,66 @@ test('a PNG with a wrong CRC, data too short or too long, or an unknown filter t
   expect(readPlainPng(pngOf(width, height, 3, pixels, () => 0, 1))).toBeNull();
 });
 
+/** Deterministic noise: bytes with no repeats for deflate to find. */
+function noise(length: number, seed = 7): Uint8Array {
+  const bytes = new Uint8Array(length);
+  for (let i = 0; i < length; i++) bytes[i] = (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24;
+  return bytes;
+}
+
+/** The filter type of each scanline of a PNG written here (one IDAT chunk). */
+function filtersOf(png: Buffer, width: number, height: number, channels: number): number[] {
+  const idat = png.indexOf('IDAT');
+  const scanlines = zlib.inflateSync(png.subarray(idat + 4, idat + 4 + png.readUInt32BE(idat - 4)));
+  return Array.from({ length: height }, (_, y) => scanlines[y * (1 + channels * width)]);
+}
+
 // The annotated screenshot's encoder: widths that leave 0-3 pixels after the kernel's groups of four, heights
-// that end inside, at and past its bands of 32 rows, RGB and RGBA; what libvips reads back (it checks each
-// chunk's CRC) is the image, its alpha dropped when opaque.
-test.each([[1, 1], [5, 31], [6, 32], [7, 33], [8, 70], [601, 35]])('a %i×%i image written as PNG reads back as itself, RGB and RGBA', async (width, height) => {
-  const data = new Uint8Array(width * height * 4);
-  for (let i = 0; i < data.length; i++) data[i] = (i * 89 + ((i * i) % 17) * 23) & 0xff;
-  for (const opaque of [true, false]) {
-    const png = encodePngOver({ width, height, data: data.slice() }, opaque);
-    const { data: read, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-    expect([info.width, info.height, info.channels]).toEqual([width, height, opaque ? 3 : 4]);
-    const expected = opaque ? Buffer.from(data.filter((_, i) => i % 4 !== 3)) : Buffer.from(data);
-    expect(read.equals(expected)).toBe(true);
+// that end inside, at and past its bands of 32 rows, RGB and RGBA, smooth pixels (Up, deflated) and noise (Paeth,
+// Huffman-coded); what libvips reads back (it checks each chunk's CRC) is the image, its alpha dropped when opaque.
+test.each([[1, 1], [5, 31], [6, 32], [7, 33], [8, 70], [601, 35]])('a %i×%i image written as PNG reads back as itself, RGB and RGBA, smooth and noisy', async (width, height) => {
+  // wide bands of colour, two shades a row apart
+  const smooth = new Uint8Array(width * height * 4);
+  for (let i = 0; i < smooth.length; i++) smooth[i] = (((i >> 2) % width >> 2) * 37 + (i & 3) * 50 + ((i >> 2) / width & 1) * 9) & 0xff;
+  for (const [data, filter] of [[smooth, 2], [noise(width * height * 4), 4]] as const) {
+    for (const opaque of [true, false]) {
+      const png = encodePngOver({ width, height, data: data.slice() }, opaque);
+      // a single pixel deflates to more than itself: noisy
+      expect(filtersOf(png, width, height, opaque ? 3 : 4)).toEqual(new Array(height).fill(width * height === 1 ? 4 : filter));
+      const { data: read, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height, info.channels]).toEqual([width, height, opaque ? 3 : 4]);
+      const expected = opaque ? Buffer.from(data.filter((_, i) => i % 4 !== 3)) : Buffer.from(data);
+      expect(read.equals(expected)).toBe(true);
+    }
   }
 });
 
-// Noisy pixels (level 1 finds few repeats in them, slowly) are run-length coded; flat cells and lines are not.
-// Either way the PNG reads back as the image.
-test('a noisy image is run-length coded, a flat one deflated at level 1, both read back as themselves', async () => {
+// Noisy pixels (level 1 finds few repeats in them, slowly) are filtered by Paeth and Huffman-coded alone: smaller
+// than run-length coding makes them. Flat cells and lines are deflated at level 1, where coding bytes alone would
+// make them many times as large. Either way the PNG reads back as the image.
+test('a noisy image is Huffman-coded after Paeth, a flat one deflated at level 1, both read back as themselves', async () => {
   const [width, height] = [301, 40];
-  const noisy = new Uint8Array(width * height * 4);
-  for (let i = 0, seed = 7; i < noisy.length; i++) noisy[i] = (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24;
+  // a dithered gradient: each byte its column's shade plus noise of ±3
+  const jitter = noise(width * height * 4);
+  const noisy = jitter.map((j, i) => ((i >> 2) % width) / 2 + (j % 7));
   const flat = new Uint8Array(width * height * 4).fill(192);
   for (let i = 0; i < flat.length; i += 4 * 17) flat.fill(40, i, i + 4);
-  for (const [data, strategy] of [[noisy, constants.Z_RLE], [flat, undefined]] as const) {
-    const line = 1 + 3 * width;
-    const scanlines = new Uint8Array(line * height);
-    for (let y = 0; y < height; y++) for (let x = 0; x < 3 * width; x++) scanlines[y * line + 1 + x] = data[(y * width + (x / 3 | 0)) * 4 + (x % 3)];
-    expect(deflateOptions(scanlines, line, height)).toEqual(strategy === undefined ? { level: 1 } : { level: 1, strategy });
+  for (const [data, filter] of [[noisy, 4], [flat, 2]] as const) {
     const png = encodePngOver({ width, height, data: data.slice() }, true);
+    expect(filtersOf(png, width, height, 3)).toEqual(new Array(height).fill(filter));
+    const rgb = Buffer.from(data.filter((_, i) => i % 4 !== 3));
+    const line = 1 + 3 * width;
+    const upRows = Buffer.alloc(line * height);
+    for (let y = 0; y < height; y++) {
+      upRows[y * line] = 2;
+      for (let x = 0; x < 3 * width; x++) upRows[y * line + 1 + x] = rgb[y * 3 * width + x] - (y ? rgb[(y - 1) * 3 * width + x] : 0);
+    }
+    const runLengths = deflateSync(upRows, { level: 1, strategy: constants.Z_RLE }).length;
+    if (filter === 4) expect(png.length).toBeLessThan(runLengths);
+    else expect(png.length).toBe(57 + deflateSync(upRows, { level: 1 }).length);
     const { data: read } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-    expect(read.equals(Buffer.from(data.filter((_, i) => i % 4 !== 3)))).toBe(true);
+    expect(read.equals(rgb)).toBe(true);
+    expect(Buffer.from(readPlainPng(png)!.data).equals(Buffer.from(data.map((v, i) => (i % 4 === 3 ? 255 : v))))).toBe(true);
   }
 });
 
