@@ -224,16 +224,19 @@ function groupAt(g: i32): usize {
   return skinAt() + 4 + 16 * <usize>g;
 }
 
-/** A prepared template: its patch (f32) and coarse view (f64, from the next multiple of 8 bytes). */
+/** A prepared template: its patch (f32) and coarse view (f32, from the next multiple of 8 bytes). */
 function recordBytes(size: i32): usize {
-  return patchBytes(size) + 8 * 48;
+  return patchBytes(size) + 4 * 48;
 }
 
 function patchBytes(size: i32): usize {
   return (12 * <usize>size * <usize>size + 7) & ~7;
 }
 
-/** src/patch.ts's coarseOf: each block's channel means times the square root of its pixel count. */
+/**
+ * src/patch.ts's coarseOf: each block's channel means times the square root of its pixel count, summed in f64 as
+ * there, then kept as f32 (as the templates' are written).
+ */
 function coarseOf(patch: usize, size: i32, out: usize): void {
   const blocks = min(BLOCKS, size);
   for (let by = 0; by < blocks; by++) {
@@ -253,32 +256,40 @@ function coarseOf(patch: usize, size: i32, out: usize): void {
         }
       }
       const scale = 1 / Math.sqrt(<f64>((x1 - x0) * (y1 - y0)));
-      const at = out + 24 * <usize>(by * blocks + bx);
-      store<f64>(at, r * scale);
-      store<f64>(at, g * scale, 8);
-      store<f64>(at, b * scale, 16);
+      const at = out + 12 * <usize>(by * blocks + bx);
+      store<f32>(at, <f32>(r * scale));
+      store<f32>(at, <f32>(g * scale), 4);
+      store<f32>(at, <f32>(b * scale), 8);
     }
   }
 }
 
-/** A lower bound of the RMS distance between two patches of one size, from their coarse views alone. */
+/**
+ * A lower bound of the RMS distance between two patches of one size, from their coarse views alone, in f32, four
+ * at a time. The views' rounding to f32 (a value is at most 255 × the square root of a block's pixels) and the
+ * sums' move the bound by under 3e-4 however large the patch, and by a millionth of itself: it is lowered by more
+ * (COARSE_MARGIN, COARSE_RELATIVE), so that it stays under the distance that the f64 views bound.
+ */
 function coarseDistance(a: usize, b: usize, size: i32): f64 {
   const blocks = min(BLOCKS, size);
   const n = <usize>(blocks * blocks * 3);
-  // two at a time: a bound's last bits differ from one summed in order, far under SLACK
-  let pairs = f64x2.splat(0);
+  let sums = f32x4.splat(0);
   let i: usize = 0;
-  for (; i + 2 <= n; i += 2) {
-    const d = f64x2.sub(v128.load(a + 8 * i), v128.load(b + 8 * i));
-    pairs = f64x2.add(pairs, f64x2.mul(d, d));
+  for (; i + 4 <= n; i += 4) {
+    const d = f32x4.sub(v128.load(a + 4 * i), v128.load(b + 4 * i));
+    sums = f32x4.add(sums, f32x4.mul(d, d));
   }
-  let sum = f64x2.extract_lane(pairs, 0) + f64x2.extract_lane(pairs, 1);
+  let sum = <f64>f32x4.extract_lane(sums, 0) + <f64>f32x4.extract_lane(sums, 1) + <f64>f32x4.extract_lane(sums, 2) + <f64>f32x4.extract_lane(sums, 3);
   for (; i < n; i++) {
-    const d = load<f64>(a + 8 * i) - load<f64>(b + 8 * i);
+    const d = <f64>load<f32>(a + 4 * i) - <f64>load<f32>(b + 4 * i);
     sum += d * d;
   }
-  return Math.sqrt(sum / <f64>(size * size * 3));
+  const bound = Math.sqrt(sum / <f64>(size * size * 3));
+  return max(0, bound * (1 - COARSE_RELATIVE) - COARSE_MARGIN);
 }
+
+const COARSE_MARGIN: f64 = 2e-3;
+const COARSE_RELATIVE: f64 = 1e-5;
 
 /**
  * The RMS distance between two patches (per channel, 0–255) when it is at most `limit`; past that, Infinity.

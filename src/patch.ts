@@ -154,7 +154,7 @@ export function lineSteps(image: RgbaImage, vertical: boolean, at: number, band:
 /**
  * The prepared templates into the kernel: the group count (i32), each group's size, template count and
  * records' offset (i32, and one i32 the kernel fills), then each template's record: its patch (f32), and its
- * coarse view (f64) from the next multiple of 8 bytes, room for 4 × 4 blocks.
+ * coarse view (rounded to f32) from the next multiple of 8 bytes, room for 4 × 4 blocks.
  */
 function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
   const { groups } = prepared;
@@ -175,14 +175,14 @@ function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
       const t = templates[i];
       const record = at + offsets[g] + i * recordBytes(size);
       new Float32Array(buffer, record, t.patch.rgb.length).set(t.patch.rgb);
-      new Float64Array(buffer, record + align8(12 * size * size), t.coarse.length).set(t.coarse);
+      new Float32Array(buffer, record + align8(12 * size * size), t.coarse.length).set(t.coarse);
     }
   }
   inSkin = idOf(prepared);
 }
 
 const align8 = (bytes: number): number => Math.ceil(bytes / 8) * 8;
-const recordBytes = (size: number): number => align8(12 * size * size) + 8 * 48;
+const recordBytes = (size: number): number => align8(12 * size * size) + 4 * 48;
 
 const ids = new WeakMap<object, number>();
 let lastId = 0;
@@ -248,7 +248,8 @@ const BLOCKS = 4;
  * A patch's coarse view: the mean of each channel over BLOCKS×BLOCKS blocks, times the square root of the
  * block's pixel count, so that the squared distance between two coarse views never exceeds the summed
  * squared distance between the patches (each block's pixels differ at least by their means' difference).
- * The kernel's `coarseOf` (assembly/patch.ts) gives the same floats for the cells' patches.
+ * The kernel's `coarseOf` (assembly/patch.ts) gives the same floats for the cells' patches, then rounds them to f32
+ * as the templates' are written: its bounds are lowered to stay bounds.
  */
 export function coarseOf(patch: Patch): Float64Array {
   const { size, rgb } = patch;

@@ -1,7 +1,7 @@
 // The WebAssembly cell resampler against a plain reading of area averaging: each patch pixel the mean of the
 // source area it covers, each source pixel weighted by the part of it inside.
 import sharp from 'sharp';
-import { cellPatch, edgeSums, lineSteps, rmsDistance, templateDistances } from '../src/patch';
+import { cellPatch, coarseOf, edgeSums, lineSteps, rmsDistance, templateDistances } from '../src/patch';
 import { meanNearest, medianNearest, nearestDistances, worstFirst } from '../src/nearest';
 import { prepareTemplates } from '../src/templates';
 import { loadSkin } from '../src/skin';
@@ -141,6 +141,32 @@ test('a sample\'s fit is the same float measured worst-first, and a limit stops 
   }
 });
 
+// Each cell's distance to its nearest template, which the kernel finds passing over templates by their coarse
+// bounds: exactly the least of the RMS distances to every template (a screenshot of flat cells, where a bound is
+// as tight as it gets, and noise; each skin's every size of template).
+test.each([
+  ['xdemineur', 'fixtures/xdemineur/s2-03.png', { rows: 16, cols: 30, left: 77.4, top: 381.7, pitchX: 21, pitchY: 21 }],
+  ['gnome-mines-default', null, { rows: 4, cols: 4, left: 3.5, top: 2.25, pitchX: 29.7, pitchY: 29.7 }],
+])('the nearest template of %s\'s, passing over templates by their bounds, is the least distance of all', async (skinName, file, grid) => {
+  const skin = await loadSkin(skinName as string);
+  let image = noise(130, 130, 5);
+  if (file) {
+    const { data, info } = await sharp(file).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    image = { width: info.width, height: info.height, data: new Uint8Array(data) };
+  }
+  const cells = Array.from({ length: 40 }, (_, i): Coord => [(i * 7) % grid.rows, (i * 11) % grid.cols]);
+  const prepared = prepareTemplates(skin, grid);
+  const nearest = nearestDistances(image, grid, skin, cells);
+  cells.forEach(([row, col], k) => {
+    let least = Infinity;
+    for (const { size, templates } of prepared.groups) {
+      const patch = cellPatch(image, grid, row, col, skin.inset, size);
+      for (const t of templates) least = Math.min(least, rmsDistance(patch, t.patch));
+    }
+    expect(nearest[k]).toBe(least);
+  });
+});
+
 test('a patch\'s distances to each template: the RMS difference, Infinity past the limit, and a lower bound from the coarse views', async () => {
   const skin = await loadSkin('gnome-mines-default');
   const grid = { rows: 4, cols: 4, left: 3.5, top: 2.25, pitchX: 29.7, pitchY: 29.7 };
@@ -156,6 +182,10 @@ test('a patch\'s distances to each template: the RMS difference, Infinity past t
         expect(distances.within(i, plain * 1.01)).toBeCloseTo(plain, 9);
         expect(distances.within(i, plain * 0.5)).toBe(Infinity);
         expect(distances.bounds[i]).toBeLessThanOrEqual(plain + 1e-9);
+        // in f32, lowered by its margin: under the bound of the f64 views, and close to it
+        const exact = Math.sqrt(coarseOf(patch).reduce((sum, v, k) => sum + (v - t.coarse[k]) ** 2, 0) / (3 * size * size));
+        expect(distances.bounds[i]).toBeLessThanOrEqual(exact);
+        expect(distances.bounds[i]).toBeGreaterThan(exact - 3e-3);
       });
       const { bounds, order } = distances;
       expect([...order].sort((a, b) => a - b)).toEqual(templates.map((_, i) => i));
