@@ -3,7 +3,7 @@
 import { debuglog } from 'node:util';
 import type { Coord, Grid, RgbaImage, Skin } from './types';
 import { classify } from './classify';
-import { meanNearest, medianNearest, nearestDistances, worstFirst } from './nearest';
+import { BEYOND_ROUNDING, meanNearest, medianNearest, nearestDistances, worstFirst } from './nearest';
 import { shiftGrid } from './pixels';
 import { edgeSums } from './patch';
 import { mean, median } from './stats';
@@ -188,14 +188,15 @@ export function alignLines(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const lined = lineAligned(image, grid);
   if (lined === grid) return grid;
   const sample = sampleCells(grid, 64);
-  const fitOf = (g: Grid) => meanNearest(image, g, skin, sample);
+  const before = meanNearest(image, grid, skin, sample);
   const reach = round(0.1 * min(grid.pitchX, grid.pitchY));
   const offsets = Array.from({ length: 2 * reach + 1 }, (_, k) => k - reach);
-  const bestOffset = (make: (o: number) => Grid) => {
-    let best = { o: offsets[0], fit: fitOf(make(offsets[0])) };
+  // the offset of least fit among those under `below` (measured only until they pass it), else offsets[0]
+  const bestOffset = (make: (o: number) => Grid, below: number) => {
+    let best = { o: offsets[0], fit: meanNearest(image, make(offsets[0]), skin, sample, below) };
     let order = worstFirst(image, make(offsets[0]), skin, sample);
     for (const o of offsets.slice(1)) {
-      const fit = meanNearest(image, make(o), skin, sample, best.fit, order);
+      const fit = meanNearest(image, make(o), skin, sample, min(best.fit, below), order);
       if (fit < best.fit) {
         best = { o, fit };
         order = worstFirst(image, make(o), skin, sample);
@@ -203,12 +204,17 @@ export function alignLines(image: RgbaImage, grid: Grid, skin: Skin): Grid {
     }
     return best.o;
   };
-  const ox = bestOffset((o) => shiftGrid(lined, o, 0));
-  const refined = shiftGrid(lined, ox, bestOffset((o) => shiftGrid(lined, ox, o)));
-  const [before, after] = [fitOf(grid), fitOf(refined)];
+  const ox = bestOffset((o) => shiftGrid(lined, o, 0), Infinity);
+  // the lines are kept only if the grid then fits clearly better: rows that cannot are not measured whole
+  const kept = KEEP_LINES * before;
+  const refined = shiftGrid(lined, ox, bestOffset((o) => shiftGrid(lined, ox, o), kept * BEYOND_ROUNDING));
+  const after = meanNearest(image, refined, skin, sample, kept * BEYOND_ROUNDING);
   trace('align lines: sample fit %s → %s', before.toFixed(2), after.toFixed(2));
-  return after < 0.95 * before ? refined : grid;
+  return after < kept ? refined : grid;
 }
+
+/** Per-line edges are kept only if the sample then fits this much better (its mean distance, relative). */
+const KEEP_LINES = 0.95;
 
 /**
  * The grid with per-line edges from the edge strips alone (no skin yet: `learn`), the median line kept where

@@ -35,6 +35,12 @@ export function meanNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coo
 }
 
 /**
+ * A mean measured only until it passes a bound stops past the bound by more than rounding: a bound this much above
+ * the one a decision compares with makes the same decision.
+ */
+export const BEYOND_ROUNDING = 1 + 1e-9;
+
+/**
  * The median of `nearestDistances`, or Infinity as soon as so many cells measure over `above` that the
  * median must too. Measured in `order`, as `meanNearest`.
  */

@@ -5,7 +5,7 @@ import { debuglog } from 'node:util';
 import type { Analysis, Cell, Grid, Reading, RgbaImage, Skin, SkinFit } from './types';
 import { trimGrid } from './grid';
 import { classify } from './classify';
-import { meanNearest, nearestDistances } from './nearest';
+import { BEYOND_ROUNDING, meanNearest, nearestDistances } from './nearest';
 import { alignLines, alignToSkin, growToSkin, sampleCells, snapToPixels } from './align';
 import { mean, median } from './stats';
 import { scaleGrid, shiftGrid } from './pixels';
@@ -181,8 +181,6 @@ function cellsPlaced(image: RgbaImage, grid: Grid, skin: Skin): boolean {
   return moved >= worse;
 }
 
-/** A mean measured only until it passes a bound stops past the bound by more than rounding: the same decision. */
-const BEYOND_ROUNDING = 1 + 1e-9;
 
 /** Half a cell off, a grid must fit this many times worse, and this much (RMS) worse, than the grid read. */
 const PHASE_MARGIN = 1.5;
