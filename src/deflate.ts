@@ -65,9 +65,9 @@ function sendBlock(kernel: CoderKernel, from: number, size: number, last: boolea
   kernel.makeRoom(Math.ceil(bits / 8) + 300);
   const header = blockHeader(lengths, last);
   const table = new Uint32Array(kernel.memory.buffer, kernel.codesTable(), 256 + header.length + 1);
-  for (let b = 0; b < 256; b++) table[b] = codes[b] | (lengths[b] << 16);
+  for (let b = 0; b < 256; b++) table[b] = field(codes[b], lengths[b]);
   table.set(header, 256);
-  table[256 + header.length] = codes[END_OF_BLOCK] | (lengths[END_OF_BLOCK] << 16);
+  table[256 + header.length] = field(codes[END_OF_BLOCK], lengths[END_OF_BLOCK]);
   kernel.sendCodes(0, header.length, true);
   kernel.sendCodes(from, size, false);
   kernel.sendCodes(header.length, 1, true);
@@ -79,23 +79,22 @@ function sendBlock(kernel: CoderKernel, from: number, size: number, last: boolea
  * (no repeats are sent, but a block must give a complete distance code).
  */
 function blockHeader(lengths: Uint8Array, last: boolean): number[] {
-  const all = [...lengths, 1, 1];
+  const all = Array.from(lengths);
+  all.push(1, 1);
   const perLength = new Array<number>(19).fill(0);
-  for (const l of all) perLength[l]++;
+  for (let i = 0; i < all.length; i++) perLength[all[i]]++;
   const lengthLengths = codeLengths(perLength, MAX_LENGTH_OF_LENGTHS);
   const lengthCodes = canonicalCodes(lengthLengths);
   let sent = LENGTHS_ORDER.length;
   while (sent > 4 && lengthLengths[LENGTHS_ORDER[sent - 1]] === 0) sent--;
-  const field = (value: number, bits: number) => value | (bits << 16);
-  return [
-    field((last ? 1 : 0) | (2 << 1), 3),
-    field(lengths.length - 257, 5),
-    field(all.length - lengths.length - 1, 5),
-    field(sent - 4, 4),
-    ...LENGTHS_ORDER.slice(0, sent).map((symbol) => field(lengthLengths[symbol], 3)),
-    ...all.map((l) => field(lengthCodes[l], lengthLengths[l])),
-  ];
+  const header = [field((last ? 1 : 0) | (2 << 1), 3), field(lengths.length - 257, 5), field(all.length - lengths.length - 1, 5), field(sent - 4, 4)];
+  for (let i = 0; i < sent; i++) header.push(field(lengthLengths[LENGTHS_ORDER[i]], 3));
+  for (let i = 0; i < all.length; i++) header.push(field(lengthCodes[all[i]], lengthLengths[all[i]]));
+  return header;
 }
+
+/** A header field or code for `sendCodes`: its bits, and how many. */
+const field = (value: number, bits: number): number => value | (bits << 16);
 
 /**
  * Huffman code lengths for symbols seen `counts` times, none longer than `limit`. At least two symbols get a code,
