@@ -45,26 +45,39 @@ const RGB = i8x16(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 16, 16, 16);
 
 /** The band's first `count` rows as scanlines (filter type 2, then each byte less the one above); returns where. */
 export function upRows(count: i32): usize {
+  filterRows(count, linesAt(), 2);
+  return linesAt();
+}
+
+/**
+ * The band's first `count` rows as scanlines from `first` on, each under `filter` (2: Up, 4: Paeth); the band's
+ * last row is kept as the next band's row above.
+ */
+function filterRows(count: i32, first: usize, filter: u8): void {
   const row: usize = 4 * <usize>width;
   const line: usize = 1 + <usize>channels * <usize>width;
   for (let y: usize = 0; y < <usize>count; y++) {
     const here = bandAt() + y * row;
     const above = y == 0 ? aboveAt() : here - row;
-    const out = linesAt() + y * line;
-    store<u8>(out, 2);
-    let x: usize = 0;
-    // a store of 16 bytes where 12 are due runs into the next scanline, written after
-    if (channels == 4) {
-      for (; x + 4 <= <usize>width; x += 4) v128.store(out + 1 + 4 * x, i8x16.sub(v128.load(here + 4 * x), v128.load(above + 4 * x)));
-    } else {
-      for (; x + 4 <= <usize>width; x += 4) v128.store(out + 1 + 3 * x, i8x16.swizzle(i8x16.sub(v128.load(here + 4 * x), v128.load(above + 4 * x)), RGB));
-    }
-    for (; x < <usize>width; x++) {
-      for (let c: usize = 0; c < <usize>channels; c++) store<u8>(out + 1 + <usize>channels * x + c, load<u8>(here + 4 * x + c) - load<u8>(above + 4 * x + c));
-    }
+    const out = first + y * line;
+    store<u8>(out, filter);
+    if (filter == 2) upRow(here, above, out + 1);
+    else paethRow(here, above, out + 1);
   }
   memory.copy(aboveAt(), bandAt() + (<usize>count - 1) * row, row);
-  return linesAt();
+}
+
+/** One row under Up, its bytes from `out` on. A store of 16 bytes where 12 are due runs into the next scanline, written after. */
+function upRow(here: usize, above: usize, out: usize): void {
+  let x: usize = 0;
+  if (channels == 4) {
+    for (; x + 4 <= <usize>width; x += 4) v128.store(out + 4 * x, i8x16.sub(v128.load(here + 4 * x), v128.load(above + 4 * x)));
+  } else {
+    for (; x + 4 <= <usize>width; x += 4) v128.store(out + 3 * x, i8x16.swizzle(i8x16.sub(v128.load(here + 4 * x), v128.load(above + 4 * x)), RGB));
+  }
+  for (; x < <usize>width; x++) {
+    for (let c: usize = 0; c < <usize>channels; c++) store<u8>(out + <usize>channels * x + c, load<u8>(here + 4 * x + c) - load<u8>(above + 4 * x + c));
+  }
 }
 
 /**
@@ -113,42 +126,35 @@ function outAt(): usize {
  * Up; under Paeth they come out as small numbers, which the literal coder packs a quarter tighter.
  */
 export function packRows(count: i32): void {
-  const row: usize = 4 * <usize>width;
-  const line: usize = 1 + <usize>channels * <usize>width;
-  for (let y: usize = 0; y < <usize>count; y++) {
-    const here = bandAt() + y * row;
-    const above = y == 0 ? aboveAt() : here - row;
-    const scanline = linesAt() + (packedRows + y) * line;
-    store<u8>(scanline, 4);
-    // the first pixel has nothing left of it: Paeth predicts the byte above
-    for (let c: usize = 0; c < <usize>channels; c++) store<u8>(scanline + 1 + c, load<u8>(here + c) - load<u8>(above + c));
-    let x: usize = 1;
-    // a store of 16 bytes where 12 are due runs into the next scanline, written after
-    for (; x + 4 <= <usize>width; x += 4) {
-      const pixels = v128.load(here + 4 * x);
-      const left = v128.load(here + 4 * x - 4);
-      const up = v128.load(above + 4 * x);
-      const upLeft = v128.load(above + 4 * x - 4);
-      const low = paeth(i16x8.extend_low_i8x16_u(left), i16x8.extend_low_i8x16_u(up), i16x8.extend_low_i8x16_u(upLeft));
-      const high = paeth(i16x8.extend_high_i8x16_u(left), i16x8.extend_high_i8x16_u(up), i16x8.extend_high_i8x16_u(upLeft));
-      const filtered = i8x16.sub(pixels, i8x16.narrow_i16x8_u(low, high));
-      v128.store(scanline + 1 + <usize>channels * x, channels == 4 ? filtered : i8x16.swizzle(filtered, RGB));
-    }
-    for (; x < <usize>width; x++) {
-      for (let c: usize = 0; c < <usize>channels; c++) {
-        const a = <i32>load<u8>(here + 4 * x - 4 + c);
-        const b = <i32>load<u8>(above + 4 * x + c);
-        const d = <i32>load<u8>(above + 4 * x - 4 + c);
-        const pa = abs(b - d);
-        const pb = abs(a - d);
-        const pc = abs(a + b - 2 * d);
-        const predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : d;
-        store<u8>(scanline + 1 + <usize>channels * x + c, <i32>load<u8>(here + 4 * x + c) - predicted);
-      }
+  filterRows(count, linesAt() + packedRows * (1 + <usize>channels * <usize>width), 4);
+  packedRows += <usize>count;
+}
+
+/** One row under Paeth, its bytes from `out` on; the first pixel has nothing left of it: Paeth predicts the byte above. */
+function paethRow(here: usize, above: usize, out: usize): void {
+  for (let c: usize = 0; c < <usize>channels; c++) store<u8>(out + c, load<u8>(here + c) - load<u8>(above + c));
+  let x: usize = 1;
+  for (; x + 4 <= <usize>width; x += 4) {
+    const left = v128.load(here + 4 * x - 4);
+    const up = v128.load(above + 4 * x);
+    const upLeft = v128.load(above + 4 * x - 4);
+    const low = paeth(i16x8.extend_low_i8x16_u(left), i16x8.extend_low_i8x16_u(up), i16x8.extend_low_i8x16_u(upLeft));
+    const high = paeth(i16x8.extend_high_i8x16_u(left), i16x8.extend_high_i8x16_u(up), i16x8.extend_high_i8x16_u(upLeft));
+    const filtered = i8x16.sub(v128.load(here + 4 * x), i8x16.narrow_i16x8_u(low, high));
+    v128.store(out + <usize>channels * x, channels == 4 ? filtered : i8x16.swizzle(filtered, RGB));
+  }
+  for (; x < <usize>width; x++) {
+    for (let c: usize = 0; c < <usize>channels; c++) {
+      const a = <i32>load<u8>(here + 4 * x - 4 + c);
+      const b = <i32>load<u8>(above + 4 * x + c);
+      const d = <i32>load<u8>(above + 4 * x - 4 + c);
+      const pa = abs(b - d);
+      const pb = abs(a - d);
+      const pc = abs(a + b - 2 * d);
+      const predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : d;
+      store<u8>(out + <usize>channels * x + c, <i32>load<u8>(here + 4 * x + c) - predicted);
     }
   }
-  memory.copy(aboveAt(), bandAt() + (<usize>count - 1) * row, row);
-  packedRows += <usize>count;
 }
 
 /**
@@ -211,51 +217,47 @@ let codedEnd: usize = 0;
  * most 7 pending; then 8 bytes are stored, of which the whole ones are kept.
  */
 export function sendCodes(from: usize, length: usize, header: bool): void {
+  if (header) {
+    for (let p = headerAt() + 4 * from, end = p + 4 * length; p < end; p += 4) sendCode(load<u32>(p));
+    return;
+  }
+  const codes = codesAt();
+  const end = linesAt() + from + length;
+  let p = linesAt() + from;
+  // the pending bits in locals through the long loop
   let pending = pendingBits;
   let count = pendingCount;
   let to = codedEnd;
-  if (header) {
-    for (let p = headerAt() + 4 * from, end = p + 4 * length; p < end; p += 4) {
-      const code = load<u32>(p);
-      pending |= <u64>(code & 0xffff) << count;
-      count += <u64>(code >> 16);
-      store<u64>(to, pending);
-      to += <usize>(count >> 3);
-      pending >>= count & ~7;
-      count &= 7;
-    }
-  } else {
-    const codes = codesAt();
-    const end = linesAt() + from + length;
-    let p = linesAt() + from;
-    for (; p + 3 <= end; p += 3) {
-      const first = load<u32>(codes + 4 * <usize>load<u8>(p));
-      const second = load<u32>(codes + 4 * <usize>load<u8>(p, 1));
-      const third = load<u32>(codes + 4 * <usize>load<u8>(p, 2));
-      pending |= <u64>(first & 0xffff) << count;
-      count += <u64>(first >> 16);
-      pending |= <u64>(second & 0xffff) << count;
-      count += <u64>(second >> 16);
-      pending |= <u64>(third & 0xffff) << count;
-      count += <u64>(third >> 16);
-      store<u64>(to, pending);
-      to += <usize>(count >> 3);
-      pending >>= count & ~7;
-      count &= 7;
-    }
-    for (; p < end; p++) {
-      const code = load<u32>(codes + 4 * <usize>load<u8>(p));
-      pending |= <u64>(code & 0xffff) << count;
-      count += <u64>(code >> 16);
-      store<u64>(to, pending);
-      to += <usize>(count >> 3);
-      pending >>= count & ~7;
-      count &= 7;
-    }
+  for (; p + 3 <= end; p += 3) {
+    const first = load<u32>(codes + 4 * <usize>load<u8>(p));
+    const second = load<u32>(codes + 4 * <usize>load<u8>(p, 1));
+    const third = load<u32>(codes + 4 * <usize>load<u8>(p, 2));
+    pending |= <u64>(first & 0xffff) << count;
+    count += <u64>(first >> 16);
+    pending |= <u64>(second & 0xffff) << count;
+    count += <u64>(second >> 16);
+    pending |= <u64>(third & 0xffff) << count;
+    count += <u64>(third >> 16);
+    store<u64>(to, pending);
+    to += <usize>(count >> 3);
+    pending >>= count & ~7;
+    count &= 7;
   }
   pendingBits = pending;
   pendingCount = count;
   codedEnd = to;
+  for (; p < end; p++) sendCode(load<u32>(codes + 4 * <usize>load<u8>(p)));
+}
+
+/** One code sent (its bits, and its length << 16). */
+// @ts-ignore: decorator
+@inline function sendCode(code: u32): void {
+  pendingBits |= <u64>(code & 0xffff) << pendingCount;
+  pendingCount += <u64>(code >> 16);
+  store<u64>(codedEnd, pendingBits);
+  codedEnd += <usize>(pendingCount >> 3);
+  pendingBits >>= pendingCount & ~7;
+  pendingCount &= 7;
 }
 
 /**
