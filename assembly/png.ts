@@ -98,7 +98,9 @@ export function startPacked(w: i32, h: i32, c: i32): usize {
 /** Starts coding `length` bytes, which the JS side writes where this returns (`startPacked` has its rows put there). */
 export function startCoding(length: usize): usize {
   packedBytes = length;
-  reserve(outAt());
+  // room for what coding bytes usually takes (at most 8 bits each, a little more for headers): memory grown block
+  // by block costs more than the coding (a 48 MB image of noise: ~0.2 s of growing, and V8's collections with it)
+  reserve(outAt() + packedBytes + packedBytes / 8 + 400 * (packedBytes / 65536 + 2));
   pendingBits = 0;
   pendingCount = 0;
   codedEnd = outAt();
