@@ -103,7 +103,9 @@ export function startCoding(length: usize): usize {
   reserve(outAt() + packedBytes + packedBytes / 8 + 400 * (packedBytes / 65536 + 2));
   pendingBits = 0;
   pendingCount = 0;
-  codedEnd = outAt();
+  // the zlib header: deflate with a 32 KB window, fastest level (a multiple of 31, as zlib checks)
+  store<u16>(outAt(), 0x0178);
+  codedEnd = outAt() + 2;
   return linesAt();
 }
 
@@ -264,7 +266,7 @@ export function sendCodes(from: usize, length: usize, header: bool): void {
 
 /**
  * The bits sent so far padded to a whole byte, then the Adler-32 checksum of every scanline (big-endian, as a zlib
- * stream ends); returns how many bytes were sent, from `codedAt`.
+ * stream ends); returns the zlib stream's length, from `codedAt`.
  */
 export function finishCoded(): usize {
   if (pendingCount > 0) {
@@ -279,7 +281,7 @@ export function finishCoded(): usize {
   return codedEnd - outAt();
 }
 
-/** Where `finishCoded`'s bytes are. */
+/** Where the zlib stream is (its header, then the bits sent). */
 export function codedAt(): usize {
   return outAt();
 }

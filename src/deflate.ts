@@ -27,30 +27,24 @@ const LENGTHS_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14
 
 const END_OF_BLOCK = 256;
 
-/** The zlib header: deflate with a 32 KB window, fastest level (a multiple of 31, as zlib checks). */
-const ZLIB_HEADER = [0x78, 0x01];
-
 /**
  * The `length` bytes the kernel holds from `startCoding` (or `startPacked`'s rows) as a zlib stream: blocks of
- * Huffman-coded bytes, then their Adler-32 checksum.
+ * Huffman-coded bytes, then their Adler-32 checksum. A view of the kernel's memory, valid until its next call.
  */
-export function codeHeld(kernel: CoderKernel, length: number): Buffer {
+export function codeHeld(kernel: CoderKernel, length: number): Uint8Array {
   for (let from = 0; from < length || from === 0; from += BLOCK_BYTES) {
     const size = Math.min(BLOCK_BYTES, length - from);
     sendBlock(kernel, from, size, from + size >= length);
   }
   const coded = kernel.finishCoded();
-  const stream = Buffer.allocUnsafe(ZLIB_HEADER.length + coded);
-  stream.set(ZLIB_HEADER);
-  stream.set(new Uint8Array(kernel.memory.buffer, kernel.codedAt(), coded), ZLIB_HEADER.length);
-  return stream;
+  return new Uint8Array(kernel.memory.buffer, kernel.codedAt(), coded);
 }
 
 /** Any bytes as a zlib stream of Huffman-coded bytes (what `codeHeld` makes of them). */
 export function deflateLiterals(kernel: CoderKernel, bytes: Uint8Array): Buffer {
   const at = kernel.startCoding(bytes.length);
   new Uint8Array(kernel.memory.buffer, at, bytes.length).set(bytes);
-  return codeHeld(kernel, bytes.length);
+  return Buffer.from(codeHeld(kernel, bytes.length));
 }
 
 /** One dynamic block (BTYPE 2): its header, then its bytes, then the end-of-block code. */

@@ -191,8 +191,8 @@ function deflatedScanlines(kernel: PngKernel, image: RgbaImage, channels: number
   return deflateSync(scanlines, { level: 1 });
 }
 
-/** Paeth's scanlines, kept in the kernel, Huffman-coded there. */
-function packedScanlines(kernel: PngKernel, image: RgbaImage, channels: number): Buffer {
+/** Paeth's scanlines, kept in the kernel, Huffman-coded there: a view of the kernel's memory. */
+function packedScanlines(kernel: PngKernel, image: RgbaImage, channels: number): Uint8Array {
   const { width, height, data } = image;
   const at = kernel.startPacked(width, height, channels);
   const rows = kernel.BAND_ROWS.value;
@@ -229,10 +229,10 @@ const SAMPLE_ROWS = 16;
 const NOISY = 0.3;
 
 /** The chunk (length, type, body, CRC) written into `png` at `at`; returns where it ends. */
-function writeChunk(png: Buffer, at: number, type: string, body: Buffer): number {
+function writeChunk(png: Buffer, at: number, type: string, body: Uint8Array): number {
   png.writeUInt32BE(body.length, at);
   png.write(type, at + 4, 'latin1');
-  body.copy(png, at + 8);
+  png.set(body, at + 8);
   png.writeUInt32BE(crc32(png.subarray(at + 4, at + 8 + body.length)), at + 8 + body.length);
   return at + 12 + body.length;
 }
