@@ -67,7 +67,10 @@ function filterRows(count: i32, first: usize, filter: u8): void {
   memory.copy(aboveAt(), bandAt() + (<usize>count - 1) * row, row);
 }
 
-/** One row under Up, its bytes from `out` on. A store of 16 bytes where 12 are due runs into the next scanline, written after. */
+/**
+ * One row under Up, its bytes from `out` on. A store of 16 bytes where 12 are due runs into the next scanline,
+ * written after.
+ */
 function upRow(here: usize, above: usize, out: usize): void {
   let x: usize = 0;
   if (channels == 4) {
@@ -134,7 +137,10 @@ export function packRows(count: i32): void {
   packedRows += <usize>count;
 }
 
-/** One row under Paeth, its bytes from `out` on; the first pixel has nothing left of it: Paeth predicts the byte above. */
+/**
+ * One row under Paeth, its bytes from `out` on; the first pixel has nothing left of it: Paeth predicts the byte
+ * above.
+ */
 function paethRow(here: usize, above: usize, out: usize): void {
   for (let c: usize = 0; c < <usize>channels; c++) store<u8>(out + c, load<u8>(here + c) - load<u8>(above + c));
   let x: usize = 1;

@@ -208,10 +208,10 @@ function packedScanlines(kernel: PngKernel, image: RgbaImage, channels: number):
  * Whether the image is noisy (dithered gradients, a JPEG's pixels): a band of rows from its middle, filtered by Up,
  * does not deflate at level 1 to under NOISY of its size. There level 1's search for repeats finds few and costs
  * most of its time (Windows 7's mine01, 600 KB of scanlines: 7–8 ms for 333 KB, its run-length coding ~5 ms for
- * 363 KB), where Paeth and Huffman coding take ~1 ms for ~290 KB. The fixtures' screenshots deflate to 1–15 %,
+ * 363 KB), where Paeth and Huffman coding take ~2 ms for ~290 KB. The fixtures' screenshots deflate to 1–15 %,
  * where coding bytes alone would make files many times as large.
  */
-export function isNoisy(kernel: PngKernel, image: RgbaImage, channels: number): boolean {
+function isNoisy(kernel: PngKernel, image: RgbaImage, channels: number): boolean {
   const { width, height, data } = image;
   const rows = Math.min(height, SAMPLE_ROWS);
   const first = (height - rows) >> 1;
