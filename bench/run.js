@@ -5,7 +5,7 @@
 // (deductions, probabilities, whole board analysis) on mine01, random expert positions and 100×100 boards.
 // Not a test.
 'use strict';
-const { execFileSync, spawnSync } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -102,7 +102,7 @@ async function main() {
   }
   const heldOut = await heldOutTable();
   const copies = await copiesTable();
-  const batch = batchTable(tmp, fs.existsSync(mine01) ? { file: mine01, skin: path.join(tmp, 'win7') } : null);
+  const batch = await batchTable(tmp, fs.existsSync(mine01) ? { file: mine01, skin: path.join(tmp, 'win7') } : null);
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = what a batch does with a file it has read: analyzeImage with the CLI's defaults, then the annotated PNG; --json adds each deduction's reasons; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
@@ -167,7 +167,7 @@ async function analyzeAndRender(bytes, file, options = {}) {
  * each (alternating, so that the machine's drift reaches all): the median run, and the range.
  * @param {string} tmp @param {{ file: string, skin: string } | null} expert
  */
-function batchTable(tmp, expert) {
+async function batchTable(tmp, expert) {
   // copies, or for a long batch hard links to one copy (each still read as a file of its own)
   const folder = (/** @type {string} */ name, /** @type {(i: number) => string} */ source, count = BATCH, link = false) => {
     const dir = path.join(tmp, name);
@@ -191,23 +191,31 @@ function batchTable(tmp, expert) {
       { dir: folder('long', () => expert.file, LONG_BATCH, true), count: LONG_BATCH, jobs: 2, env: {}, args: ['--skin', expert.skin], label: `2, mine01 ×${LONG_BATCH}, --skin learned` },
     ] : []),
   ];
-  /** @type {{seconds: number, rss: number}[][]} */
+  /** @type {{seconds: number, rss: number, pastWarmUp: number}[][]} */
   const runs = settings.map(() => []);
-  for (let r = 0; r < BATCH_RUNS; r++) settings.forEach((setting, i) => runs[i].push(batchRun(setting.dir, path.join(tmp, `out${i}`), setting.jobs, setting.env, setting.args)));
+  for (let r = 0; r < BATCH_RUNS; r++) {
+    for (const [i, setting] of settings.entries()) runs[i].push(await batchRun(setting.dir, path.join(tmp, `out${i}`), setting.jobs, setting.env, setting.args));
+  }
   return settings.map(({ label, count }, i) => {
     const seconds = runs[i].map((run) => run.seconds);
     const rss = runs[i].map((run) => run.rss);
     const range = (/** @type {number[]} */ xs, /** @type {number} */ digits) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
     return {
-      jobs: label, 'wall s': median(seconds).toFixed(1), 'images / s': (count / median(seconds)).toFixed(1), 'peak RSS MB': median(rss).toFixed(0),
+      jobs: label, 'wall s': median(seconds).toFixed(1), 'images / s': (count / median(seconds)).toFixed(1),
+      [`images / s past the first ${WARM_UP}`]: median(runs[i].map((run) => run.pastWarmUp)).toFixed(1), 'peak RSS MB': median(rss).toFixed(0),
       'wall s, range': range(seconds, 1), 'peak RSS MB, range': range(rss, 0),
     };
   });
 }
 
+/** The files a batch's rate past its warm-up leaves out: while the workers start and V8 compiles the pipeline in each. */
+const WARM_UP = 50;
+
 /**
- * One batch in a fresh process: wall seconds and peak RSS in MB.
+ * One batch in a fresh process: wall seconds, peak RSS in MB, and files a second past the first WARM_UP (from when
+ * the CLI's lines for them reach this process: a line per file, in input order).
  * @param {string} dir @param {string} out @param {number} jobs @param {Record<string, string>} env @param {string[]} args
+ * @returns {Promise<{seconds: number, rss: number, pastWarmUp: number}>}
  */
 function batchRun(dir, out, jobs, env, args) {
   fs.rmSync(out, { recursive: true, force: true });
@@ -215,8 +223,19 @@ function batchRun(dir, out, jobs, env, args) {
     + '.then(() => process.stderr.write(`maxrss ${peakRss()}\\n`))'
     + `;${peakRss.toString()}`;
   const t = performance.now();
-  const stderr = spawnSync(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } }).stderr.toString();
-  return { seconds: (performance.now() - t) / 1000, rss: Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) / 1024 };
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  /** @type {number[]} */
+  const lines = [];
+  child.stdout.on('data', (/** @type {Buffer} */ chunk) => {
+    const now = performance.now();
+    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines.push(now);
+  });
+  let stderr = '';
+  child.stderr.on('data', (/** @type {Buffer} */ chunk) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', () => {
+    const pastWarmUp = lines.length > WARM_UP + 1 ? (lines.length - 1 - WARM_UP) / ((lines[lines.length - 1] - lines[WARM_UP]) / 1000) : NaN;
+    resolve({ seconds: (performance.now() - t) / 1000, rss: Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) / 1024, pastWarmUp });
+  }));
 }
 
 /**
