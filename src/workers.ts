@@ -41,7 +41,12 @@ type Reply = { index: number; result: FileResult } | { opencv: number; width: nu
  */
 const SENT_AHEAD = 1;
 
-export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
+/**
+ * A worker that fails (an uncaught error, its heap's limit) or stops (its thread exits) while analysing a file
+ * reports that file failed; the files it was sent but had not begun go to a new worker. `script` is the worker's
+ * entry: worker.js, or a test's stand-in.
+ */
+export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?: (r: FileResult) => void, script = workerScript() as string): Promise<FileResult[]> {
   const results: (FileResult | undefined)[] = new Array(inputs.length);
   let next = 0;
   /** Files a failed worker was sent but had not begun: the next worker takes them first. */
@@ -56,7 +61,7 @@ export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?:
     const take = (): number | undefined => again.shift() ?? (next < inputs.length ? next++ : undefined);
     setFlagsFromString(`--initial-old-space-size=${INITIAL_OLD_GENERATION_MB}`);
     const start = () => {
-      const worker = new Worker(workerScript() as string, { workerData: job, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+      const worker = new Worker(script, { workerData: job, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       /** In the order sent: the worker is analysing the first. */
       const sent: number[] = [];
       const feed = () => {
@@ -74,11 +79,19 @@ export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?:
         settle(reply.index, reply.result);
         feed();
       });
-      worker.on('error', (err) => {
+      let lost = false;
+      const lose = (why: string) => {
+        if (lost) return;
+        lost = true;
         const [failing, ...waiting] = sent.splice(0);
-        if (failing !== undefined) settle(failing, { analysis: failed(inputs[failing].file, `worker failed: ${err.message}`), output: null, debug: null, ms: 0 });
+        if (failing !== undefined) settle(failing, { analysis: failed(inputs[failing].file, why), output: null, debug: null, ms: 0 });
         again.push(...waiting);
         if (again.length > 0 || next < inputs.length) start();
+      };
+      worker.on('error', (err) => lose(`worker failed: ${err.message}`));
+      // after 'error' (nothing left to settle then), or alone: a thread that stopped without one
+      worker.on('exit', (code) => {
+        if (sent.length > 0) lose(`worker stopped (exit code ${code})`);
       });
       feed();
     };

@@ -1,12 +1,13 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { FIXTURES, tempDir } from './helpers';
 import sharp from 'sharp';
 import { decode } from '../src/decode';
-import { expandInputs, runBatch } from '../src/batch';
+import { expandInputs, runBatch, type Job } from '../src/batch';
+import { runInWorkers } from '../src/workers';
 
 // Batches on worker threads run the built CLI (npm test builds dist/ first), as a user does.
 const run = promisify(execFile);
@@ -87,6 +88,26 @@ describe('--jobs: a batch on worker threads', () => {
     expect(probe(expected)).toEqual({ size: String(expected), free: false });
     expect(probe(3, { UV_THREADPOOL_SIZE: '3' })).toEqual({ size: '3', free: false });
   }, 30_000);
+
+  test('a worker that stops or fails mid-file: that file is reported failed, the files it held go to a new worker, the batch ends', async () => {
+    // a stand-in for worker.js: exits (no 'error' event) on one file, throws on another, else reports it analysed
+    const script = path.join(tmp.dir, 'crashing-worker.js');
+    writeFileSync(script, `
+      const { parentPort } = require('node:worker_threads');
+      parentPort.on('message', ({ index, input }) => {
+        if (input.name === 'exit.png') process.exit(7);
+        if (input.name === 'throw.png') throw new Error('boom');
+        parentPort.postMessage({ index, result: { analysis: { file: input.file, status: 'ok' }, output: null, debug: null, ms: 1 } });
+      });`);
+    const names = ['a.png', 'exit.png', 'b.png', 'throw.png', 'c.png', 'd.png', 'e.png'];
+    const inputs = names.map((name) => ({ file: path.join(tmp.dir, name), name }));
+    const reported: string[] = [];
+    const results = await runInWorkers(inputs, 2, {} as Job, (r) => reported.push(path.basename(r.analysis.file)), script);
+    expect(reported).toEqual(names);
+    expect(results.map((r) => r.analysis.status)).toEqual(['ok', 'error', 'ok', 'error', 'ok', 'ok', 'ok']);
+    expect(results[1].analysis.error).toBe('worker stopped (exit code 7)');
+    expect(results[3].analysis.error).toBe('worker failed: boom');
+  }, 20_000);
 
   test('--jobs 0 is a usage error', async () => {
     await expect(run(process.execPath, [BIN, FIXTURES, '--jobs', '0'])).rejects.toMatchObject({ code: 2 });
