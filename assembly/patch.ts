@@ -185,7 +185,7 @@ export function nearest(slot: i32, w: i32, h: i32, left: f64, spanX: f64, top: f
   let free = scratchAt();
   for (let g = 0; g < groups; g++) {
     store<i32>(groupAt(g), <i32>free, 12);
-    free += (recordBytes(load<i32>(groupAt(g))) + 8 * <usize>load<i32>(groupAt(g), 4) + 15) & ~15;
+    free += (recordBytes(load<i32>(groupAt(g))) + 8 * paddedCount(g) + 15) & ~15;
   }
   reserve(free);
   let first = Infinity;
@@ -196,9 +196,9 @@ export function nearest(slot: i32, w: i32, h: i32, left: f64, spanX: f64, top: f
     const patchAt = <usize>load<i32>(groupAt(g), 12);
     patchInto(patchAt, left, spanX / <f64>size, top, spanY / <f64>size, size, free);
     coarseOf(patchAt, size, patchAt + patchBytes(size));
+    coarseBounds(patchAt + patchBytes(size), g, size, patchAt + recordBytes(size));
     for (let i = 0; i < load<i32>(groupAt(g), 4); i++) {
-      const bound = coarseDistance(patchAt + patchBytes(size), templateAt(g, i) + patchBytes(size), size);
-      store<f64>(patchAt + recordBytes(size) + 8 * <usize>i, bound);
+      const bound = load<f64>(patchAt + recordBytes(size) + 8 * <usize>i);
       if (bound < first) {
         first = bound;
         firstGroup = g;
@@ -222,6 +222,75 @@ export function nearest(slot: i32, w: i32, h: i32, left: f64, spanX: f64, top: f
 /** Group g of the skin's table: its template size, template count, records' offset, and its scratch (i32 each). */
 function groupAt(g: i32): usize {
   return skinAt() + 4 + 16 * <usize>g;
+}
+
+/** Templates whose coarse bounds `coarseBounds` computes at once: a group's count is padded to a multiple. */
+const LANES: i32 = 16;
+
+/**
+ * Group g's coarse views side by side, after its records (src/patch.ts's `writeSkin`): element e of template i at
+ * e × padded count + i (f32), the count padded to LANES with zeros.
+ */
+/** Group g's template count padded to LANES. */
+function paddedCount(g: i32): usize {
+  return <usize>((load<i32>(groupAt(g), 4) + LANES - 1) & ~(LANES - 1));
+}
+
+function coarseTableAt(g: i32): usize {
+  const count = load<i32>(groupAt(g), 4);
+  return (templateAt(g, 0) + <usize>count * recordBytes(load<i32>(groupAt(g))) + 15) & ~15;
+}
+
+/**
+ * Lower bounds of the RMS distance between the patch whose coarse view is at `view` and each template of group g,
+ * from their coarse views alone, in f32, LANES templates at once (from the group's coarse table); written as f64
+ * from `out`, LANES at a time (past the count too). The views' rounding to f32 (a value is at most 255 × the
+ * square root of a block's pixels) moves a bound by under 3e-4 however large the patch; each lane's sum of up to 48
+ * squares, added in turn, by under 3e-6 of itself, the bound by half that. Each bound is lowered by more
+ * (COARSE_MARGIN, COARSE_RELATIVE), so that it stays under the distance that the f64 views bound.
+ */
+function coarseBounds(view: usize, g: i32, size: i32, out: usize): void {
+  const count = load<i32>(groupAt(g), 4);
+  const padded = paddedCount(g);
+  const table = coarseTableAt(g);
+  const blocks = min(BLOCKS, size);
+  const n = <usize>(blocks * blocks * 3);
+  const elements = <f64>(size * size * 3);
+  for (let t: usize = 0; t < <usize>count; t += <usize>LANES) {
+    let s0 = f32x4.splat(0);
+    let s1 = f32x4.splat(0);
+    let s2 = f32x4.splat(0);
+    let s3 = f32x4.splat(0);
+    for (let e: usize = 0; e < n; e++) {
+      const v = f32x4.splat(load<f32>(view + 4 * e));
+      const row = table + 4 * (e * padded + t);
+      const d0 = f32x4.sub(v, v128.load(row));
+      const d1 = f32x4.sub(v, v128.load(row, 16));
+      const d2 = f32x4.sub(v, v128.load(row, 32));
+      const d3 = f32x4.sub(v, v128.load(row, 48));
+      s0 = f32x4.add(s0, f32x4.mul(d0, d0));
+      s1 = f32x4.add(s1, f32x4.mul(d1, d1));
+      s2 = f32x4.add(s2, f32x4.mul(d2, d2));
+      s3 = f32x4.add(s3, f32x4.mul(d3, d3));
+    }
+    const at = out + 8 * t;
+    storeBounds(at, s0, elements);
+    storeBounds(at + 32, s1, elements);
+    storeBounds(at + 64, s2, elements);
+    storeBounds(at + 96, s3, elements);
+  }
+}
+
+/** Four lanes' summed squares as bounds (f64), lowered. */
+@inline function storeBounds(at: usize, sums: v128, elements: f64): void {
+  store<f64>(at, lowered(<f64>f32x4.extract_lane(sums, 0), elements));
+  store<f64>(at, lowered(<f64>f32x4.extract_lane(sums, 1), elements), 8);
+  store<f64>(at, lowered(<f64>f32x4.extract_lane(sums, 2), elements), 16);
+  store<f64>(at, lowered(<f64>f32x4.extract_lane(sums, 3), elements), 24);
+}
+
+@inline function lowered(sum: f64, elements: f64): f64 {
+  return max(0, Math.sqrt(sum / elements) * (1 - COARSE_RELATIVE) - COARSE_MARGIN);
 }
 
 /** A prepared template: its patch (f32) and coarse view (f32, from the next multiple of 8 bytes). */
@@ -262,30 +331,6 @@ function coarseOf(patch: usize, size: i32, out: usize): void {
       store<f32>(at, <f32>(b * scale), 8);
     }
   }
-}
-
-/**
- * A lower bound of the RMS distance between two patches of one size, from their coarse views alone, in f32, four
- * at a time. The views' rounding to f32 (a value is at most 255 × the square root of a block's pixels) and the
- * sums' move the bound by under 3e-4 however large the patch, and by a millionth of itself: it is lowered by more
- * (COARSE_MARGIN, COARSE_RELATIVE), so that it stays under the distance that the f64 views bound.
- */
-function coarseDistance(a: usize, b: usize, size: i32): f64 {
-  const blocks = min(BLOCKS, size);
-  const n = <usize>(blocks * blocks * 3);
-  let sums = f32x4.splat(0);
-  let i: usize = 0;
-  for (; i + 4 <= n; i += 4) {
-    const d = f32x4.sub(v128.load(a + 4 * i), v128.load(b + 4 * i));
-    sums = f32x4.add(sums, f32x4.mul(d, d));
-  }
-  let sum = <f64>f32x4.extract_lane(sums, 0) + <f64>f32x4.extract_lane(sums, 1) + <f64>f32x4.extract_lane(sums, 2) + <f64>f32x4.extract_lane(sums, 3);
-  for (; i < n; i++) {
-    const d = <f64>load<f32>(a + 4 * i) - <f64>load<f32>(b + 4 * i);
-    sum += d * d;
-  }
-  const bound = Math.sqrt(sum / <f64>(size * size * 3));
-  return max(0, bound * (1 - COARSE_RELATIVE) - COARSE_MARGIN);
 }
 
 const COARSE_MARGIN: f64 = 2e-3;
@@ -427,10 +472,13 @@ export function bounds(g: i32): usize {
   const count = load<i32>(groupAt(g), 4);
   const at = scratchAt() + recordBytes(patchSize);
   const order = at + 8 * <usize>count;
-  reserve(order + 4 * <usize>count);
+  // computed past the order (coarseBounds writes whole LANES), then moved to their place
+  const computed = (order + 4 * <usize>count + 7) & ~7;
+  reserve(computed + 8 * paddedCount(g));
+  coarseBounds(scratchAt() + patchBytes(patchSize), g, patchSize, computed);
+  memory.copy(at, computed, 8 * <usize>count);
   for (let i = 0; i < count; i++) {
-    const bound = coarseDistance(scratchAt() + patchBytes(patchSize), templateAt(g, i) + patchBytes(patchSize), patchSize);
-    store<f64>(at + 8 * <usize>i, bound);
+    const bound = load<f64>(at + 8 * <usize>i);
     let j = i;
     for (; j > 0 && load<f64>(at + 8 * <usize>load<i32>(order + 4 * <usize>(j - 1))) > bound; j--) {
       store<i32>(order + 4 * <usize>j, load<i32>(order + 4 * <usize>(j - 1)));

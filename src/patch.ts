@@ -153,16 +153,20 @@ export function lineSteps(image: RgbaImage, vertical: boolean, at: number, band:
 
 /**
  * The prepared templates into the kernel: the group count (i32), each group's size, template count and
- * records' offset (i32, and one i32 the kernel fills), then each template's record: its patch (f32), and its
- * coarse view (rounded to f32) from the next multiple of 8 bytes, room for 4 × 4 blocks.
+ * records' offset (i32, and one i32 the kernel fills), then per group each template's record: its patch (f32), and
+ * its coarse view (rounded to f32) from the next multiple of 8 bytes, room for 4 × 4 blocks; then, from the next
+ * multiple of 16, the group's coarse views side by side (element e of template i at e × padded count + i; the
+ * count padded to LANES with zeros), which the kernel bounds LANES templates at a time with.
  */
 function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
   const { groups } = prepared;
   const offsets: number[] = [];
+  const tables: number[] = [];
   let bytes = align8(4 + 16 * groups.length);
   for (const { size, templates } of groups) {
     offsets.push(bytes);
-    bytes += templates.length * recordBytes(size);
+    tables.push(align16(bytes + templates.length * recordBytes(size)));
+    bytes = tables[tables.length - 1] + 4 * COARSE_ELEMENTS * padded(templates.length);
   }
   const at = kernel.skin(bytes);
   const { buffer } = kernel.memory;
@@ -177,11 +181,20 @@ function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
       new Float32Array(buffer, record, t.patch.rgb.length).set(t.patch.rgb);
       new Float32Array(buffer, record + align8(12 * size * size), t.coarse.length).set(t.coarse);
     }
+    const stride = padded(templates.length);
+    const views = new Float32Array(buffer, at + tables[g], COARSE_ELEMENTS * stride);
+    views.fill(0);
+    for (let i = 0; i < templates.length; i++) templates[i].coarse.forEach((v, e) => (views[e * stride + i] = v));
   }
   inSkin = idOf(prepared);
 }
 
+/** The kernel's LANES (assembly/patch.ts), and the most elements of a coarse view (4 × 4 blocks, RGB). */
+const LANES = 16;
+const COARSE_ELEMENTS = 48;
+const padded = (count: number): number => Math.ceil(count / LANES) * LANES;
 const align8 = (bytes: number): number => Math.ceil(bytes / 8) * 8;
+const align16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
 const recordBytes = (size: number): number => align8(12 * size * size) + 4 * 48;
 
 const ids = new WeakMap<object, number>();
