@@ -10,10 +10,12 @@ import { batchSummary, boardText, summaryLine, toJson } from './report';
 import { progressBar } from './progress';
 import { explainCell } from './explain';
 import { EXPORT_FORMATS, type ExportFormat, exportBoard } from './export';
-import { DEFAULT_PORT, serveCommand } from './serve';
 import type { Coord } from './types';
 
 export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3 } as const;
+
+/** The web page's server, loaded only for `serve`: node:http and what it brings take ~6 ms of every other run. */
+const serveModule = (): typeof import('./serve') => require('./serve') as typeof import('./serve'); // eslint-disable-line @typescript-eslint/no-require-imports
 
 class UsageError extends Error {}
 
@@ -63,10 +65,10 @@ function parser(argv: string[], setCode: (code: number) => void) {
       setCode(await learnCommand(args as unknown as LearnArgs));
     })
     .command('serve', 'a local web page: paste a screenshot, see the answer drawn on it', (y) => y
-      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0: any free port)' })
+      .option('port', { type: 'number', default: serveModule().DEFAULT_PORT, describe: 'port to listen on (0: any free port)' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (loopback only, unless --allow-remote)' })
       .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a non-loopback --host: anyone who can reach it can use the server' }), async (args) => {
-      setCode(await serveCommand(args));
+      setCode(await serveModule().serveCommand(args));
     })
     .example('$0 shot.png', 'writes shot.annotated.png')
     .example('$0 shots/ -o out/ --json', 'a whole folder, one JSON array')
