@@ -227,15 +227,15 @@ function groupAt(g: i32): usize {
 /** Templates whose coarse bounds `coarseBounds` computes at once: a group's count is padded to a multiple. */
 const LANES: i32 = 16;
 
-/**
- * Group g's coarse views side by side, after its records (src/patch.ts's `writeSkin`): element e of template i at
- * e × padded count + i (f32), the count padded to LANES with zeros.
- */
 /** Group g's template count padded to LANES. */
 function paddedCount(g: i32): usize {
   return <usize>((load<i32>(groupAt(g), 4) + LANES - 1) & ~(LANES - 1));
 }
 
+/**
+ * Group g's coarse views side by side, after its records (src/patch.ts's `writeSkin`): element e of template i at
+ * e × padded count + i (f32), the count padded to LANES with zeros.
+ */
 function coarseTableAt(g: i32): usize {
   const count = load<i32>(groupAt(g), 4);
   return (templateAt(g, 0) + <usize>count * recordBytes(load<i32>(groupAt(g))) + 15) & ~15;
