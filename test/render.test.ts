@@ -1,7 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { decode } from '../src/decode';
-import { render } from '../src/render';
+import { over255, render } from '../src/render';
 import { stampSheet } from '../src/stamps';
 import { legend } from '../src/legend';
 import type { Marks } from '../src/marks';
@@ -17,6 +17,12 @@ const MARKS = { mines: [[0, 0] as [number, number]], safe: [[3, 3] as [number, n
 const pixel = (image: RgbaImage, x: number, y: number): number[] => [...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4)];
 
 describe('render', () => {
+  test('a blend over an opaque pixel rounds n / 255 in integers as Math.round does, for every n it can be', () => {
+    const wrong: number[] = [];
+    for (let n = 0; n <= 255 * 255; n++) if (over255(n) !== Math.round(n / 255)) wrong.push(n);
+    expect(wrong).toEqual([]);
+  });
+
   test('marks are painted over the cells; away from the board and legend every pixel is the screenshot\'s; no alpha added', async () => {
     const shot = await decode(SHOT);
     const png = await render(shot, GRID, MARKS);
