@@ -80,26 +80,54 @@ function patchInto(out: usize, left: f64, stepX: f64, top: f64, stepY: f64, size
   for (let j: usize = 0; j < n; j++) {
     const from = load<f64>(ys + 16 * j);
     const to = load<f64>(ys + 16 * j + 8);
-    memory.fill(total, 0, 8 * line);
     let rows: f64 = 0;
     for (let y = Math.floor(from); y < to; y++) {
       const wy = (y + 1 < to ? y + 1 : to) - (y > from ? y : from);
       const base = across + 8 * <usize>(<i32>y - yFrom) * line;
-      // two at a time: each lane the same multiply and add as one at a time, so the same floats
+      // two at a time: each lane the same multiply and add as one at a time, so the same floats; the first row's
+      // products stand for 0 plus them (none is negative)
       const weight = f64x2.splat(wy);
+      const firstRow = y == Math.floor(from);
       let k: usize = 0;
-      for (; k + 2 <= line; k += 2) v128.store(total + 8 * k, f64x2.add(v128.load(total + 8 * k), f64x2.mul(weight, v128.load(base + 8 * k))));
-      for (; k < line; k++) store<f64>(total + 8 * k, load<f64>(total + 8 * k) + wy * load<f64>(base + 8 * k));
+      if (firstRow) {
+        for (; k + 2 <= line; k += 2) v128.store(total + 8 * k, f64x2.mul(weight, v128.load(base + 8 * k)));
+        for (; k < line; k++) store<f64>(total + 8 * k, wy * load<f64>(base + 8 * k));
+      } else {
+        for (; k + 2 <= line; k += 2) v128.store(total + 8 * k, f64x2.add(v128.load(total + 8 * k), f64x2.mul(weight, v128.load(base + 8 * k))));
+        for (; k < line; k++) store<f64>(total + 8 * k, load<f64>(total + 8 * k) + wy * load<f64>(base + 8 * k));
+      }
       rows += wy;
     }
-    for (let i: usize = 0; i < n; i++) {
-      const weight = rows * (load<f64>(xs + 16 * i + 8) - load<f64>(xs + 16 * i));
-      const k = weight > 0 ? 1 / weight : 0;
-      const at = out + 4 * (j * line + i * 3);
-      store<f32>(at, <f32>(load<f64>(total + 24 * i) * k));
-      store<f32>(at, <f32>(load<f64>(total + 24 * i + 8) * k), 4);
-      store<f32>(at, <f32>(load<f64>(total + 24 * i + 16) * k), 8);
-    }
+    if (rows == 0) memory.fill(total, 0, 8 * line);
+    writeRow(out + 4 * j * line, total, xs, rows, n);
+  }
+}
+
+/**
+ * An output row from its summed RGB (f64, at `total`): each pixel's sums over the area it covers (rows × its
+ * columns' span), as f32; two pixels at a time, each lane the same division and multiply as one at a time.
+ */
+function writeRow(out: usize, total: usize, xs: usize, rows: f64, n: usize): void {
+  const height = f64x2.splat(rows);
+  let i: usize = 0;
+  for (; i + 2 <= n; i += 2) {
+    const a = v128.load(xs + 16 * i);
+    const b = v128.load(xs + 16 * i + 16);
+    const weight = f64x2.mul(height, f64x2.sub(v128.shuffle<f64>(a, b, 1, 3), v128.shuffle<f64>(a, b, 0, 2)));
+    const k = v128.and(f64x2.div(f64x2.splat(1), weight), f64x2.gt(weight, f64x2.splat(0)));
+    const at = total + 24 * i;
+    const o = out + 12 * i;
+    v128.store64_lane(o, f32x4.demote_f64x2_zero(f64x2.mul(v128.load(at), v128.shuffle<f64>(k, k, 0, 0))), 0);
+    v128.store64_lane(o, f32x4.demote_f64x2_zero(f64x2.mul(v128.load(at, 16), k)), 0, 8);
+    v128.store64_lane(o, f32x4.demote_f64x2_zero(f64x2.mul(v128.load(at, 32), v128.shuffle<f64>(k, k, 1, 1))), 0, 16);
+  }
+  for (; i < n; i++) {
+    const weight = rows * (load<f64>(xs + 16 * i + 8) - load<f64>(xs + 16 * i));
+    const k = weight > 0 ? 1 / weight : 0;
+    const o = out + 12 * i;
+    store<f32>(o, <f32>(load<f64>(total + 24 * i) * k));
+    store<f32>(o, <f32>(load<f64>(total + 24 * i + 8) * k), 4);
+    store<f32>(o, <f32>(load<f64>(total + 24 * i + 16) * k), 8);
   }
 }
 
