@@ -61,7 +61,7 @@ export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings
     return shrink >= MIN_SHRINK && shrink <= MAX_SHRINK;
   });
   if (!templates.length || readings.every((r) => !r.unreadable)) return readings;
-  const cache = new Map<number, Shrunk>();
+  const cache = shrunkCache(skin, grid);
   const shrunk = (t: number, k: number, qx: number, qy: number): Shrunk => {
     const key = ((t * KERNELS.length + k) * PHASES + qx) * PHASES + qy;
     let found = cache.get(key);
@@ -90,6 +90,24 @@ export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings
     return { ...r, cell: first[0], best: first[0], distance: first[1], runnerUp: runnerUp[0], runnerUpDistance: runnerUp[1], unreadable: false };
   });
 }
+
+/**
+ * The templates shrunk for a skin at one pitch, by template, kernel and phase: kept across screenshots (a folder of
+ * one game's shots at one scale shrinks each once), for the last few pitches of each skin.
+ */
+function shrunkCache(skin: Skin, grid: Grid): Map<number, Shrunk> {
+  let byPitch = shrunkTemplates.get(skin);
+  if (!byPitch) shrunkTemplates.set(skin, (byPitch = new Map()));
+  const key = `${grid.pitchX} ${grid.pitchY}`;
+  let cache = byPitch.get(key);
+  if (cache) byPitch.delete(key);
+  byPitch.set(key, (cache ??= new Map()));
+  for (const old of byPitch.keys()) if (byPitch.size > KEPT_PITCHES) byPitch.delete(old);
+  return cache;
+}
+
+const shrunkTemplates = new WeakMap<Skin, Map<string, Map<number, Shrunk>>>();
+const KEPT_PITCHES = 4;
 
 /** RMS distance (per channel, 0-255) between the shrunk template and the screenshot's pixels at the cell whose edge pixel is (x, y). */
 function distanceAt(image: RgbaImage, s: Shrunk, x: number, y: number): number {

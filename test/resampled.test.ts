@@ -37,3 +37,32 @@ test('a label the skin lacks stays unreadable', async () => {
   const lacking = readResampled(image, grid, { ...skin, templates: skin.templates.filter((t) => t.label !== '2') }, readings);
   expect(lacking.filter((r) => isTwo(r) && !r.unreadable)).toEqual([]);
 });
+
+// Templates shrunk for one screenshot are kept for the next of the same pitch (a folder of one game's shots at one
+// scale): the next one's readings are the same as with templates shrunk afresh, also after a screenshot of another.
+test('templates kept from a screenshot of the same pitch read the next one as shrinking afresh does', async () => {
+  const skin = await loadSkin('ace-minesweeper');
+  const shots = await Promise.all([[SMALL[0], 0.6], [SMALL[0], 0.5], [SMALL[1], 0.5]].map(async ([shot, scale]) => {
+    const file = fileOf(shot as string);
+    const bytes = await scaled(file, scale as number);
+    const { analysis } = await analyzeImage(bytes, file);
+    const truth = readBoard(file.replace(/\.png$/, '.board.txt'));
+    const counts = (r: { row: number; col: number }) => /[1-8]/.test(truth.cells[r.row][r.col]);
+    const readings = analysis.readings!.map((r) => (counts(r) ? { ...r, cell: '.' as const, unreadable: true } : r));
+    return { image: await decode(bytes), grid: analysis.grid!, readings };
+  }));
+  const [other, first, next] = shots;
+  expect([next.grid.pitchX, next.grid.pitchY]).toEqual([first.grid.pitchX, first.grid.pitchY]);
+  expect(other.grid.pitchX).not.toBe(first.grid.pitchX);
+  const afresh = shots.map((shot) => {
+    let read: ReturnType<typeof readResampled> = [];
+    jest.isolateModules(() => {
+      const isolated = require('../src/resampled') as typeof import('../src/resampled');
+      read = isolated.readResampled(shot.image, shot.grid, skin, shot.readings);
+    });
+    return read;
+  });
+  const kept = shots.map((shot) => readResampled(shot.image, shot.grid, skin, shot.readings));
+  expect(kept[2].filter((r) => !r.unreadable).length).toBeGreaterThan(100);
+  expect(kept).toEqual(afresh);
+});
