@@ -132,23 +132,38 @@ function distanceAt(image: RgbaImage, s: Shrunk, x: number, y: number): number {
 function shrinkTemplate(template: RgbaImage, kernel: Kernel, fx: number, fy: number, grid: Grid, inset: number): Shrunk {
   const xs = pixelsAcross(fx, grid.pitchX, inset);
   const ys = pixelsAcross(fy, grid.pitchY, inset);
-  const across = taps(xs, fx, template.width / grid.pitchX, template.width, kernel);
-  const down = taps(ys, fy, template.height / grid.pitchY, template.height, kernel);
+  const across = keptTaps(xs, fx, template.width / grid.pitchX, template.width, kernel);
+  const down = keptTaps(ys, fy, template.height / grid.pitchY, template.height, kernel);
   const [width, height] = [xs.to - xs.from, ys.to - ys.from];
+  const { data } = template;
   const rows = new Float64Array(template.height * width * 3);
   for (let ty = 0; ty < template.height; ty++) {
     for (let i = 0; i < width; i++) {
-      for (const [tx, w] of across[i]) {
-        const p = (ty * template.width + tx) * 4;
-        const q = (ty * width + i) * 3;
-        for (let c = 0; c < 3; c++) rows[q + c] += w * template.data[p + c];
+      const weighed = across[i];
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let t = 0; t < weighed.length; t++) {
+        const w = weighed[t][1];
+        const p = (ty * template.width + weighed[t][0]) * 4;
+        r += w * data[p];
+        g += w * data[p + 1];
+        b += w * data[p + 2];
       }
+      const q = (ty * width + i) * 3;
+      rows[q] = r;
+      rows[q + 1] = g;
+      rows[q + 2] = b;
     }
   }
-  const rgb = new Float64Array(width * height * 3);
+  const line = width * 3;
+  const rgb = new Float64Array(line * height);
   for (let j = 0; j < height; j++) {
-    for (const [ty, w] of down[j]) {
-      for (let k = 0; k < width * 3; k++) rgb[j * width * 3 + k] += w * rows[ty * width * 3 + k];
+    const weighed = down[j];
+    for (let t = 0; t < weighed.length; t++) {
+      const w = weighed[t][1];
+      const from = weighed[t][0] * line;
+      for (let k = 0; k < line; k++) rgb[j * line + k] += w * rows[from + k];
     }
   }
   for (let k = 0; k < rgb.length; k++) rgb[k] = min(255, max(0, rgb[k]));
@@ -160,6 +175,20 @@ function pixelsAcross(f: number, pitch: number, inset: number): { from: number; 
   const from = ceil(f + inset * pitch);
   return { from, to: max(from, floor(f + (1 - inset) * pitch)) };
 }
+
+/** `taps`, kept: templates of one size shrunk at one pitch and phase share them. */
+function keptTaps(pixels: { from: number; to: number }, f: number, scale: number, length: number, kernel: Kernel): [number, number][][] {
+  const key = `${KERNELS.indexOf(kernel)} ${pixels.from} ${pixels.to} ${f} ${scale} ${length}`;
+  let found = tapsKept.get(key);
+  if (!found) {
+    if (tapsKept.size >= MAX_TAPS_KEPT) tapsKept.clear();
+    tapsKept.set(key, (found = taps(pixels, f, scale, length, kernel)));
+  }
+  return found;
+}
+
+const tapsKept = new Map<string, [number, number][][]>();
+const MAX_TAPS_KEPT = 4096;
 
 /** For each pixel, the template pixels the kernel weighs and their weights (summing to 1), template `scale` pixels to one. */
 function taps(pixels: { from: number; to: number }, f: number, scale: number, length: number, kernel: Kernel): [number, number][][] {
