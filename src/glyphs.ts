@@ -62,13 +62,22 @@ function inkThreshold(distance: Float32Array, w: number, h: number, ink: Ink): n
   const first = max(48, 0.45 * percentile(distance, ink.rank));
   if (!ink.besideLines) return first;
   const { rows, cols } = inkedLines(inkMask(distance, first), w, h);
-  const [lineRows, lineCols] = [new Set(rows), new Set(cols)];
-  const rest = distance.filter((_, i) => !lineRows.has(floor(i / w)) && !lineCols.has(i % w));
-  return rest.length ? max(48, 0.45 * percentile(rest, ink.rank)) : first;
+  const [lineRow, lineCol] = [new Uint8Array(h), new Uint8Array(w)];
+  for (const y of rows) lineRow[y] = 1;
+  for (const x of cols) lineCol[x] = 1;
+  const rest = new Float32Array(distance.length);
+  let count = 0;
+  for (let y = 0; y < h; y++) {
+    if (lineRow[y]) continue;
+    for (let x = 0; x < w; x++) if (!lineCol[x]) rest[count++] = distance[y * w + x];
+  }
+  return count ? max(48, 0.45 * percentile(rest.subarray(0, count), ink.rank)) : first;
 }
 
 function inkMask(distance: Float32Array, threshold: number): Float32Array {
-  return distance.map((d) => (d >= threshold ? 1 : 0));
+  const mask = new Float32Array(distance.length);
+  for (let i = 0; i < distance.length; i++) if (distance[i] >= threshold) mask[i] = 1;
+  return mask;
 }
 
 /** Frame lines (inkedLines) are not text: erased. */
@@ -188,8 +197,9 @@ export function percentile(values: Float32Array, q: number): number {
   const counts = new Uint32Array(256);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (!(v >= 0 && v <= 255 && v === floor(v))) return Float32Array.from(values).sort()[rank];
-    counts[v]++;
+    const whole = v | 0;
+    if (whole !== v || whole < 0 || whole > 255) return Float32Array.from(values).sort()[rank];
+    counts[whole]++;
   }
   for (let v = 0, below = 0; v < 256; v++) {
     below += counts[v];
