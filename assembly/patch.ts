@@ -198,7 +198,7 @@ export function skin(bytes: i32): usize {
 
 /** Blocks per side of a patch's coarse view (src/patch.ts's BLOCKS). */
 const BLOCKS: i32 = 4;
-/** Coarse distances are lower bounds up to float rounding (src/templates.ts's SLACK). */
+/** Coarse distances are lower bounds up to float rounding: a template is passed over only when this far beyond. */
 const SLACK: f64 = 1e-6;
 
 /**
@@ -247,9 +247,13 @@ export function nearest(slot: i32, w: i32, h: i32, left: f64, spanX: f64, top: f
   return best;
 }
 
-/** Group g of the skin's table: its template size, template count, records' offset, and its scratch (i32 each). */
+/**
+ * Group g of the skin's table (after the group, label and size counts and the search's offset): its template size,
+ * template count, records' offset, its scratch (the kernel fills it), and its templates' label and size indices'
+ * offset (i32 each, then three unused).
+ */
 function groupAt(g: i32): usize {
-  return skinAt() + 4 + 16 * <usize>g;
+  return skinAt() + 16 + 32 * <usize>g;
 }
 
 /** Templates whose coarse bounds `coarseBounds` computes at once: a group's count is padded to a multiple. */
@@ -478,47 +482,195 @@ function colourStep(x0: i32, y0: i32, x1: i32, y1: i32): i32 {
   return <f64>load<u8>(p) * 0.3 + <f64>load<u8>(p, 1) * 0.59 + <f64>load<u8>(p, 2) * 0.11;
 }
 
-let patchSize: i32 = 0;
-
-/** Where the JS side writes a size × size patch that `bound` and `within` then measure against templates. */
-export function current(size: i32): usize {
-  patchSize = size;
-  reserve(scratchAt() + recordBytes(size));
-  return scratchAt();
-}
-
-/** Computes the current patch's coarse view (after the JS side wrote the patch). */
-export function currentCoarse(): void {
-  coarseOf(scratchAt(), patchSize, scratchAt() + patchBytes(patchSize));
-}
-
 /**
- * The coarse lower bound of the distance between the current patch and each template of group g (f64), then the
- * templates' indices (i32), least bound first (ties in the templates' order); returns where the bounds are.
+ * The coarse lower bound of the distance between the patch `patch` last wrote (of group g's size) and each
+ * template of group g (f64, from where this returns; past the count too, up to a multiple of LANES).
  */
 export function bounds(g: i32): usize {
-  const count = load<i32>(groupAt(g), 4);
-  const at = scratchAt() + recordBytes(patchSize);
-  const order = at + 8 * <usize>count;
-  // computed past the order (coarseBounds writes whole LANES), then moved to their place
-  const computed = (order + 4 * <usize>count + 7) & ~7;
-  reserve(computed + 8 * paddedCount(g));
-  coarseBounds(scratchAt() + patchBytes(patchSize), g, patchSize, computed);
-  memory.copy(at, computed, 8 * <usize>count);
-  for (let i = 0; i < count; i++) {
-    const bound = load<f64>(at + 8 * <usize>i);
-    let j = i;
-    for (; j > 0 && load<f64>(at + 8 * <usize>load<i32>(order + 4 * <usize>(j - 1))) > bound; j--) {
-      store<i32>(order + 4 * <usize>j, load<i32>(order + 4 * <usize>(j - 1)));
-    }
-    store<i32>(order + 4 * <usize>j, i);
-  }
+  const size = load<i32>(groupAt(g));
+  const at = scratchAt() + recordBytes(size);
+  reserve(at + 8 * paddedCount(g));
+  coarseOf(scratchAt(), size, scratchAt() + patchBytes(size));
+  coarseBounds(scratchAt() + patchBytes(size), g, size, at);
   return at;
 }
 
-/** The distance between the current patch and template i of group g, or Infinity past `limit`. */
-export function within(g: i32, i: i32, limit: f64): f64 {
-  return rmsWithin(scratchAt(), templateAt(g, i), patchSize, limit);
+/**
+ * src/classify.ts's search of a cell's nearest templates: the patch `patch` last wrote (of group g's size) against
+ * every template of group g that could still change a reading, nearest-looking (least coarse bound; ties in the
+ * templates' order) first. Only the two nearest labels decide a reading, so with one size of templates (`single`) a
+ * template matters only if it comes closer than its label's nearest so far and than the second-nearest label;
+ * with several sizes, closer than its label's nearest overall or at its size (a close call is decided within one
+ * size). The templates are taken in order from a heap: with one size, once a bound passes the second-nearest
+ * distance, so do all the rest's. `patchIndex` tells which of the cell's patches this is, kept with each nearest.
+ */
+export function measure(g: i32, single: bool, patchIndex: i32): void {
+  const size = load<i32>(groupAt(g));
+  const count = load<i32>(groupAt(g), 4);
+  const patchAt = scratchAt();
+  const boundsAt = bounds(g);
+  const heap = boundsAt + 8 * paddedCount(g);
+  reserve(heap + 16 * <usize>count);
+  for (let i = 0; i < count; i++) {
+    store<f64>(heap + 16 * <usize>i, load<f64>(boundsAt + 8 * <usize>i));
+    store<i32>(heap + 16 * <usize>i, i, 8);
+  }
+  for (let i = (count >> 1) - 1; i >= 0; i--) siftDown(heap, i, count);
+  const indices = skinAt() + <usize>load<i32>(groupAt(g), 16);
+  const state = stateAt();
+  for (let n = count; n > 0; ) {
+    const bound = load<f64>(heap);
+    const i = load<i32>(heap, 8);
+    n--;
+    v128.store(heap, v128.load(heap + 16 * <usize>n));
+    siftDown(heap, 0, n);
+    const second = load<f64>(state);
+    if (single && bound > second + SLACK) break;
+    const label = load<i32>(indices + 8 * <usize>i);
+    const sized = load<i32>(indices + 8 * <usize>i, 4);
+    const own = load<f64>(labelDistanceAt(label));
+    const limit = single ? min(own, second) : max(own, load<f64>(sizeDistanceAt(sized)));
+    if (bound > limit + SLACK) continue;
+    const distance = rmsWithin(patchAt, templateAt(g, i), size, limit);
+    const which = (patchIndex << 24) | (g << 16) | i;
+    if (distance < own) {
+      if (load<i32>(labelMatchAt(label)) < 0) {
+        const matched = load<i32>(state, 8);
+        store<i32>(orderAt() + 4 * <usize>matched, label);
+        store<i32>(state, matched + 1, 8);
+      }
+      store<f64>(labelDistanceAt(label), distance);
+      store<i32>(labelMatchAt(label), which);
+      store<f64>(state, secondNearest());
+    }
+    if (distance < load<f64>(sizeDistanceAt(sized))) {
+      store<f64>(sizeDistanceAt(sized), distance);
+      store<i32>(sizeMatchAt(sized), which);
+    }
+  }
+}
+
+/**
+ * The heap's item at `at` (its template's bound, f64, and index, i32, 16 bytes in all) moved down among its first n
+ * until neither child comes before it: a lesser bound, or the same and an earlier template.
+ */
+function siftDown(heap: usize, at: i32, n: i32): void {
+  const item = v128.load(heap + 16 * <usize>at);
+  const bound = f64x2.extract_lane(item, 0);
+  const index = i32x4.extract_lane(item, 2);
+  for (;;) {
+    let child = 2 * at + 1;
+    if (child >= n) break;
+    let childAt = heap + 16 * <usize>child;
+    let childBound = load<f64>(childAt);
+    if (child + 1 < n) {
+      const other = load<f64>(childAt, 16);
+      if (other < childBound || (other == childBound && load<i32>(childAt, 24) < load<i32>(childAt, 8))) {
+        child++;
+        childAt += 16;
+        childBound = other;
+      }
+    }
+    if (!(childBound < bound || (childBound == bound && load<i32>(childAt, 8) < index))) break;
+    v128.store(heap + 16 * <usize>at, v128.load(childAt));
+    at = child;
+  }
+  v128.store(heap + 16 * <usize>at, item);
+}
+
+/**
+ * A cell's search so far, in the skin's area (src/patch.ts's `writeSkin`): the second-nearest label's distance
+ * (f64), how many labels are matched (i32), then per label and per label at a size the nearest distance (f64) and
+ * what gave it (i32: patch index << 24 | group << 16 | template), then the labels in the order first matched.
+ */
+function stateAt(): usize {
+  return skinAt() + <usize>load<i32>(skinAt(), 12);
+}
+
+@inline function labelCount(): usize {
+  return <usize>load<i32>(skinAt(), 4);
+}
+
+@inline function sizeCount(): usize {
+  return <usize>load<i32>(skinAt(), 8);
+}
+
+@inline function labelDistanceAt(i: i32): usize {
+  return stateAt() + 16 + 8 * <usize>i;
+}
+
+@inline function sizeDistanceAt(i: i32): usize {
+  return stateAt() + 16 + 8 * labelCount() + 8 * <usize>i;
+}
+
+@inline function labelMatchAt(i: i32): usize {
+  return stateAt() + 16 + 8 * (labelCount() + sizeCount()) + 4 * <usize>i;
+}
+
+@inline function sizeMatchAt(i: i32): usize {
+  return stateAt() + 16 + 12 * labelCount() + 8 * sizeCount() + 4 * <usize>i;
+}
+
+@inline function orderAt(): usize {
+  return stateAt() + 16 + 12 * (labelCount() + sizeCount());
+}
+
+/** A new cell's search: nothing matched. */
+export function startCell(): void {
+  const state = stateAt();
+  store<f64>(state, Infinity);
+  store<i32>(state, 0, 8);
+  for (let i: i32 = 0; i < <i32>labelCount(); i++) {
+    store<f64>(labelDistanceAt(i), Infinity);
+    store<i32>(labelMatchAt(i), -1);
+  }
+  for (let i: i32 = 0; i < <i32>sizeCount(); i++) {
+    store<f64>(sizeDistanceAt(i), Infinity);
+    store<i32>(sizeMatchAt(i), -1);
+  }
+}
+
+/** The second-least distance of the labels matched. */
+function secondNearest(): f64 {
+  let first = Infinity;
+  let second = Infinity;
+  const matched = load<i32>(stateAt(), 8);
+  for (let k = 0; k < matched; k++) {
+    const d = load<f64>(labelDistanceAt(load<i32>(orderAt() + 4 * <usize>k)));
+    if (d < first) {
+      second = first;
+      first = d;
+    } else if (d < second) second = d;
+  }
+  return second;
+}
+
+/** The nearest and the second-nearest label matched, each plus one (0: none), as first << 16 | second; ties in the order first matched. */
+export function firstTwo(): i32 {
+  let first = -1;
+  let second = -1;
+  const matched = load<i32>(stateAt(), 8);
+  for (let k = 0; k < matched; k++) {
+    const i = load<i32>(orderAt() + 4 * <usize>k);
+    const d = load<f64>(labelDistanceAt(i));
+    if (first < 0 || d < load<f64>(labelDistanceAt(first))) {
+      second = first;
+      first = i;
+    } else if (second < 0 || d < load<f64>(labelDistanceAt(second))) second = i;
+  }
+  return ((first + 1) << 16) | (second + 1);
+}
+
+export function labelDistance(i: i32): f64 {
+  return load<f64>(labelDistanceAt(i));
+}
+
+export function labelMatch(i: i32): i32 {
+  return load<i32>(labelMatchAt(i));
+}
+
+export function sizeMatch(i: i32): i32 {
+  return load<i32>(sizeMatchAt(i));
 }
 
 function templateAt(g: i32, i: i32): usize {

@@ -1,11 +1,11 @@
 import type { Coord, Grid, Reading, RgbaImage, Skin } from './types';
 import { shiftGrid } from './pixels';
-import { cellPatch, type Patch, templateDistances } from './patch';
-import { prepareTemplates, type PreparedSkin, SLACK } from './templates';
+import { cellPatch, matchOf, type Patch, TemplateSearch } from './patch';
+import { prepareTemplates, type PreparedSkin } from './templates';
 import { exactReading } from './exact';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
-const { max, min, sqrt } = Math;
+const { min, sqrt } = Math;
 
 /**
  * Reads every cell by nearest-template distance. Each template is compared at the smaller of its own size
@@ -55,80 +55,98 @@ function allCells(grid: Grid): Coord[] {
 function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Skin, at: { search: boolean; row: number; col: number }): Reading {
   const { row, col } = at;
   const { groups, labels } = prepared;
-  const onGrid = groups.length === 1 ? cellPatch(image, grid, row, col, skin.inset, groups[0].size, onGridBuffer(groups[0].size)) : undefined;
+  const search = new CellSearch(image, grid, prepared, skin, row, col);
+  const onGrid = groups.length === 1 ? search.onGrid() : undefined;
   const exact = onGrid && exactReading(prepared, onGrid, row, col);
   if (exact) return exact;
-  const search = new CellSearch(image, grid, prepared, skin, row, col);
-  search.measure(0, 0, onGrid);
-  const { nearest, bySize } = search;
-  if (at.search && !clearCut(nearest, skin)) {
+  search.measure(0, 0);
+  if (at.search && !search.clearCut()) {
     const step = min(grid.pitchX, grid.pitchY) / 20;
     for (const [dx, dy] of NEAR) search.measure(dx * step, dy * step);
-    if (!clearCut(nearest, skin)) for (const [dx, dy] of NEAR) search.measure(dx * step / 2, dy * step / 2);
+    if (!search.clearCut()) for (const [dx, dy] of NEAR) search.measure(dx * step / 2, dy * step / 2);
   }
-  const [i, j] = nearest.firstTwo();
-  const [best, first] = [labels[i], nearest.match[i] as Match];
-  const [runnerUp, second] = j < 0 ? ['.', undefined] : [labels[j], nearest.match[j]];
-  const runnerUpDistance = second?.distance ?? Infinity;
-  const rivalIndex = prepared.sizeIndex.get(`${runnerUp}@${first.template.size}`);
-  const rival = rivalIndex === undefined ? undefined : bySize.match[rivalIndex];
-  const rescue = rival !== undefined && BLANK.has(runnerUp) && first.distance <= RESCUE_DISTANCE * skin.maxDistance && decisive(first, rival, skin);
-  const close = first.distance > skin.maxRatio * runnerUpDistance && !rescue;
-  const unreadable = first.distance > skin.maxDistance || close;
-  return { row, col, cell: unreadable ? '.' : best, best, distance: first.distance, runnerUp, runnerUpDistance, unreadable };
+  const { kernel } = search;
+  const [i, j] = kernel.firstTwo();
+  const [best, distance] = [labels[i], kernel.labelDistance(i)];
+  const [runnerUp, runnerUpDistance] = j < 0 ? ['.', Infinity] : [labels[j], kernel.labelDistance(j)];
+  const close = distance > skin.maxRatio * runnerUpDistance && !rescued(search, i, runnerUp, distance);
+  const unreadable = distance > skin.maxDistance || close;
+  return { row, col, cell: unreadable ? '.' : best, best, distance, runnerUp, runnerUpDistance, unreadable };
 }
 
 /**
- * A cell's nearest templates so far: per label, and per label at each template size (for deciding close calls
- * within one size), as its patches (on the grid, then shifted) are measured. A class, not a closure per cell:
- * V8 keeps a closure's optimised code only while one of its closures lives, so it compiled that again after
- * nearly every full collection of a batch (~15 ms each).
+ * Whether a close call between the nearest label (`best`, at `distance`) and a blank runner-up is decided for the
+ * nearest all the same (`decisive`), by the runner-up's nearest template of the nearest's size.
+ */
+function rescued(search: CellSearch, best: number, runnerUp: string, distance: number): boolean {
+  const { kernel, prepared, skin } = search;
+  if (!BLANK.has(runnerUp) || distance > RESCUE_DISTANCE * skin.maxDistance) return false;
+  const first = kernel.labelMatch(best);
+  const rivalIndex = prepared.sizeIndex.get(`${runnerUp}@${prepared.groups[matchOf(first).group].size}`);
+  const rival = rivalIndex === undefined ? -1 : kernel.sizeMatch(rivalIndex);
+  return rival >= 0 && decisive(search.match(first), search.templateOf(rival), skin);
+}
+
+/**
+ * A cell's nearest templates so far (in the kernel, `TemplateSearch`), as its patches, on the grid and shifted,
+ * are measured. A class, not a closure per cell: V8 keeps a closure's optimised code only while one of its
+ * closures lives, so it compiled that again after nearly every full collection of a batch (~15 ms each).
  */
 class CellSearch {
-  readonly nearest: Nearest;
-  readonly bySize: Nearest;
-  private secondDistance = Infinity;
+  readonly kernel: TemplateSearch;
+  /** Each patch measured's shift, dx then dy, by patch index. */
+  private readonly shifts: number[] = [];
+  private onGridPatch: Patch | undefined;
 
   constructor(
     private readonly image: RgbaImage,
     private readonly grid: Grid,
-    private readonly prepared: PreparedSkin,
-    private readonly skin: Skin,
+    readonly prepared: PreparedSkin,
+    readonly skin: Skin,
     private readonly row: number,
     private readonly col: number,
   ) {
-    this.nearest = new Nearest(prepared.labels.length);
-    this.bySize = new Nearest(prepared.sizeIndex.size);
+    this.kernel = new TemplateSearch(image, prepared);
   }
 
-  /**
-   * The patch `dx`, `dy` off the cell (or `given`) against every template that could still change a reading.
-   * Only the two nearest labels decide a reading, so with one size of templates a template matters only if it
-   * comes closer than its label's nearest so far and than the second-nearest label; with several sizes, closer
-   * than its label's nearest overall or at its size (a close call is decided within one size). Templates are
-   * measured nearest-looking first (least coarse bound), so that these limits tighten early.
-   */
-  measure(dx: number, dy: number, given?: Patch): void {
-    const { prepared, nearest, bySize } = this;
-    const { groups } = prepared;
+  /** The cell's patch on the grid, of a single-size skin's size; `measure(0, 0)` measures it first of all. */
+  onGrid(): Patch {
+    const { size } = this.prepared.groups[0];
+    this.onGridPatch = this.kernel.patch(this.grid, this.row, this.col, this.skin.inset, size, onGridBuffer(size));
+    return this.onGridPatch as Patch;
+  }
+
+  /** The patch `dx`, `dy` off the cell against every template that could still change a reading. */
+  measure(dx: number, dy: number): void {
+    const patchIndex = this.shifts.length / 2;
+    if (patchIndex === 0) this.kernel.start();
+    this.shifts.push(dx, dy);
+    const { groups } = this.prepared;
     for (let g = 0; g < groups.length; g++) {
-      const { size, templates } = groups[g];
-      const patch = given ?? cellPatch(this.image, shiftGrid(this.grid, dx, dy), this.row, this.col, this.skin.inset, size);
-      const { bounds, order, within } = templateDistances(prepared, patch, g);
-      for (let k = 0; k < order.length; k++) {
-        const i = order[k];
-        const t = templates[i];
-        const own = nearest.distance[t.labelIndex];
-        const limit = groups.length === 1 ? min(own, this.secondDistance) : max(own, bySize.distance[t.sizeIndex]);
-        if (bounds[i] > limit + SLACK) continue;
-        const distance = within(i, limit);
-        if (distance < own) {
-          nearest.set(t.labelIndex, { distance, cell: patch, template: t.patch });
-          this.secondDistance = nearest.second();
-        }
-        if (distance < bySize.distance[t.sizeIndex]) bySize.set(t.sizeIndex, { distance, cell: patch, template: t.patch });
-      }
+      if (!(patchIndex === 0 && this.onGridPatch)) this.kernel.patch(shiftGrid(this.grid, dx, dy), this.row, this.col, this.skin.inset, groups[g].size);
+      this.kernel.measure(g, patchIndex);
     }
+  }
+
+  clearCut(): boolean {
+    const [i, j] = this.kernel.firstTwo();
+    const [best, runnerUp] = [this.kernel.labelDistance(i), this.kernel.labelDistance(j)];
+    if (best <= SURE_DISTANCE * this.skin.maxDistance && best <= SURE_RATIO * runnerUp) return true;
+    return best <= DECIDED_DISTANCE * this.skin.maxDistance && best <= DECIDED_RATIO * runnerUp;
+  }
+
+  /** A match (`TemplateSearch.labelMatch`): its cell's patch, made again, and its template's. */
+  match(which: number): Match {
+    const { patchIndex, group } = matchOf(which);
+    const [dx, dy] = [this.shifts[2 * patchIndex], this.shifts[2 * patchIndex + 1]];
+    const size = this.prepared.groups[group].size;
+    const cell = patchIndex === 0 && this.onGridPatch ? this.onGridPatch : cellPatch(this.image, shiftGrid(this.grid, dx, dy), this.row, this.col, this.skin.inset, size);
+    return { cell, template: this.templateOf(which) };
+  }
+
+  templateOf(which: number): Patch {
+    const { group, template } = matchOf(which);
+    return this.prepared.groups[group].templates[template].patch;
   }
 }
 
@@ -144,55 +162,7 @@ function onGridBuffer(size: number): Float32Array {
   return buffer;
 }
 
-/** The nearest match of each of `n` things (labels, or labels at a size), in the order first matched. */
-class Nearest {
-  /** A plain array: a typed one this small still takes a buffer of its own outside V8's heap, per cell. */
-  readonly distance: number[];
-  readonly match: (Match | undefined)[];
-  private readonly order: number[] = [];
-
-  constructor(n: number) {
-    this.distance = new Array<number>(n).fill(Infinity);
-    this.match = new Array<Match | undefined>(n);
-  }
-
-  set(i: number, match: Match): void {
-    if (!this.match[i]) this.order.push(i);
-    this.match[i] = match;
-    this.distance[i] = match.distance;
-  }
-
-  /** The second-smallest distance. */
-  second(): number {
-    let first = Infinity;
-    let second = Infinity;
-    for (let k = 0; k < this.order.length; k++) {
-      const d = this.distance[this.order[k]];
-      if (d < first) {
-        second = first;
-        first = d;
-      } else if (d < second) second = d;
-    }
-    return second;
-  }
-
-  /** The nearest and the second-nearest matched, by index (ties in the order first matched; -1: none). */
-  firstTwo(): [number, number] {
-    let first = -1;
-    let second = -1;
-    for (let k = 0; k < this.order.length; k++) {
-      const i = this.order[k];
-      if (first < 0 || this.distance[i] < this.distance[first]) {
-        second = first;
-        first = i;
-      } else if (second < 0 || this.distance[i] < this.distance[second]) second = i;
-    }
-    return [first, second];
-  }
-}
-
 interface Match {
-  distance: number;
   /** The cell's patch that gave the distance, and the template's. */
   cell: Patch;
   template: Patch;
@@ -205,10 +175,10 @@ interface Match {
  * best match that is close in itself (RESCUE_DISTANCE of the limit): a glyph the skin lacks (a 4 with no
  * 4 template) sits far from every template, and must stay unreadable.
  */
-function decisive(best: Match, runnerUp: Match, skin: Skin): boolean {
-  if (best.template.size !== runnerUp.template.size) return false;
+function decisive(best: Match, runnerUp: Patch, skin: Skin): boolean {
+  if (best.template.size !== runnerUp.size) return false;
   const a = best.template.rgb;
-  const b = runnerUp.template.rgb;
+  const b = runnerUp.rgb;
   const cell = best.cell.rgb;
   let toBest = 0;
   let toRunnerUp = 0;
@@ -241,10 +211,3 @@ const APART = 3 * DIFFERENT * DIFFERENT;
 
 /** Offsets tried around a cell whose match is not clear-cut, in steps (then half steps, if still not). */
 const NEAR = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
-
-function clearCut(nearest: Nearest, skin: Skin): boolean {
-  const [i, j] = nearest.firstTwo();
-  const [best, runnerUp] = [nearest.distance[i], j < 0 ? Infinity : nearest.distance[j]];
-  if (best <= SURE_DISTANCE * skin.maxDistance && best <= SURE_RATIO * runnerUp) return true;
-  return best <= DECIDED_DISTANCE * skin.maxDistance && best <= DECIDED_RATIO * runnerUp;
-}

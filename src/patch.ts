@@ -43,10 +43,13 @@ interface PatchKernel {
   place(slot: number, width: number, height: number): number;
   skin(bytes: number): number;
   nearest(slot: number, width: number, height: number, left: number, spanX: number, top: number, spanY: number): number;
-  current(size: number): number;
-  currentCoarse(): void;
   bounds(group: number): number;
-  within(group: number, template: number, limit: number): number;
+  startCell(): void;
+  measure(group: number, single: boolean, patchIndex: number): void;
+  firstTwo(): number;
+  labelDistance(label: number): number;
+  labelMatch(label: number): number;
+  sizeMatch(sizeIndex: number): number;
   edgeProfile(slot: number, width: number, height: number, vertical: boolean, from: number, first: number, to: number, acrossFrom: number, acrossTo: number): number;
   lineSteps(slot: number, width: number, height: number, vertical: boolean, at: number, band: number, from: number, to: number): number;
   patch(slot: number, width: number, height: number, left: number, stepX: number, top: number, stepY: number, size: number): number;
@@ -90,34 +93,100 @@ export function nearestTemplate(image: RgbaImage, grid: Grid, row: number, col: 
   }
 }
 
-/** A patch's distances to the templates of one size group of a prepared skin (template i of the group). */
-export interface TemplateDistances {
-  /** Each template's lower bound of the RMS distance, from the coarse views alone. */
-  bounds: Float64Array;
-  /** The templates' indices, least bound first (ties in the templates' order). */
-  order: Int32Array;
-  /** The RMS distance when it is at most `limit`; past that, Infinity. */
-  within(template: number, limit: number): number;
+/**
+ * One cell's search for its nearest templates, in the kernel (assembly/patch.ts's `measure`; src/classify.ts
+ * decides what the distances read as): each of the cell's patches, on the grid or shifted, is measured against a
+ * size group of the prepared skin, and the kernel keeps, per label and per label at a size, the nearest distance
+ * and which patch (by index) and template gave it. Valid until the kernel's next use for anything else.
+ */
+export class TemplateSearch {
+  private readonly kernel: PatchKernel;
+
+  constructor(private readonly image: RgbaImage, private readonly prepared: PreparedSkin) {
+    this.kernel = kernelWithSkin(image, prepared);
+  }
+
+  /**
+   * The cell's patch at `size` (cellPatch's), left in the kernel for `measure`; copied out into `into` (of the
+   * patch's length) when given.
+   */
+  patch(grid: Grid, row: number, col: number, inset: number, size: number, into?: Float32Array): Patch | undefined {
+    return guarded(() => {
+      const at = patchAt(this.kernel, this.image, grid, row, col, inset, size);
+      if (!into) return undefined;
+      into.set(new Float32Array(this.kernel.memory.buffer, at, size * size * 3));
+      return { size, rgb: into };
+    });
+  }
+
+  /** Nothing matched yet: a new cell. */
+  start(): void {
+    this.kernel.startCell();
+  }
+
+  /** The patch `patch` left (of group g's size) against group g's templates; `patchIndex` is kept with what it matched. */
+  measure(group: number, patchIndex: number): void {
+    guarded(() => this.kernel.measure(group, this.prepared.groups.length === 1, patchIndex));
+  }
+
+  /** The nearest and the second-nearest label matched (-1: none), ties in the order first matched. */
+  firstTwo(): [number, number] {
+    const packed = this.kernel.firstTwo();
+    return [(packed >> 16) - 1, (packed & 0xffff) - 1];
+  }
+
+  labelDistance(label: number): number {
+    return label < 0 ? Infinity : this.kernel.labelDistance(label);
+  }
+
+  /** What gave the label's nearest distance (`matchOf` reads it), or -1. */
+  labelMatch(label: number): number {
+    return this.kernel.labelMatch(label);
+  }
+
+  /** What gave the nearest distance of a label at a size (prepared.sizeIndex), or -1. */
+  sizeMatch(sizeIndex: number): number {
+    return this.kernel.sizeMatch(sizeIndex);
+  }
 }
 
-/**
- * The patch's distances to the prepared templates of group `group` (of the patch's size), measured in
- * WebAssembly: the bounds compare coarse views (`coarseOf`), the distance stops past its limit (checked every
- * row of pixels). Valid until the next call into the kernel (a patch, another patch's distances).
- */
-export function templateDistances(prepared: PreparedSkin, patch: Patch, group: number): TemplateDistances {
-  const kernel = cellKernel.get();
-  if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
-  const at = kernel.current(patch.size);
-  new Float32Array(kernel.memory.buffer, at, patch.rgb.length).set(patch.rgb);
-  kernel.currentCoarse();
-  const count = prepared.groups[group].templates.length;
-  const boundsAt = kernel.bounds(group);
-  return {
-    bounds: new Float64Array(kernel.memory.buffer, boundsAt, count),
-    order: new Int32Array(kernel.memory.buffer, boundsAt + 8 * count, count),
-    within: (template, limit) => kernel.within(group, template, limit),
-  };
+/** A match's patch index, size group and template (`TemplateSearch.labelMatch`). */
+export function matchOf(which: number): { patchIndex: number; group: number; template: number } {
+  return { patchIndex: which >>> 24, group: (which >> 16) & 0xff, template: which & 0xffff };
+}
+
+/** The coarse lower bound of the distance between the cell's patch and each template of group g of a prepared skin. */
+export function templateBounds(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, prepared: PreparedSkin, group: number): Float64Array {
+  return guarded(() => {
+    const kernel = kernelWithSkin(image, prepared);
+    patchAt(kernel, image, grid, row, col, inset, prepared.groups[group].size);
+    return new Float64Array(kernel.memory.buffer, kernel.bounds(group), prepared.groups[group].templates.length).slice();
+  });
+}
+
+function kernelWithSkin(image: RgbaImage, prepared: PreparedSkin): PatchKernel {
+  return guarded(() => {
+    const [kernel] = placed(image);
+    if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+    return kernel;
+  });
+}
+
+function patchAt(kernel: PatchKernel, image: RgbaImage, grid: Grid, row: number, col: number, inset: number, size: number): number {
+  const slot = image.data.length <= kernel.SMALL.value ? 0 : 1;
+  return kernel.patch(slot, image.width, image.height,
+    cellLeft(grid, col) + inset * grid.pitchX, (grid.pitchX * (1 - 2 * inset)) / size,
+    cellTop(grid, row) + inset * grid.pitchY, (grid.pitchY * (1 - 2 * inset)) / size, size);
+}
+
+/** A call into the kernel; after a trap, the kernel is made anew on next use. */
+function guarded<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (err) {
+    dropKernel();
+    throw err;
+  }
 }
 
 /**
@@ -152,34 +221,43 @@ export function lineSteps(image: RgbaImage, vertical: boolean, at: number, band:
 }
 
 /**
- * The prepared templates into the kernel: the group count (i32), each group's size, template count and
- * records' offset (i32, and one i32 the kernel fills), then per group each template's record: its patch (f32), and
- * its coarse view (rounded to f32) from the next multiple of 8 bytes, room for 4 × 4 blocks; then, from the next
- * multiple of 16, the group's coarse views side by side (element e of template i at e × padded count + i; the
- * count padded to LANES with zeros), which the kernel bounds LANES templates at a time with.
+ * The prepared templates into the kernel: the group, label and size counts and the search state's offset (i32),
+ * then each group's size, template count, records' offset, one i32 the kernel fills, and its templates' indices'
+ * offset (i32, then three unused); per group each template's record: its patch (f32), and its coarse view (rounded
+ * to f32) from the next multiple of 8 bytes, room for 4 × 4 blocks; then, from the next multiple of 16, the
+ * group's coarse views side by side (element e of template i at e × padded count + i; the count padded to LANES with
+ * zeros), which the kernel bounds LANES templates at a time with; then each template's label and size index (i32).
+ * Last, room for one cell's search (`TemplateSearch`, assembly/patch.ts's `stateAt`).
  */
 function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
-  const { groups } = prepared;
+  const { groups, labels, sizeIndex } = prepared;
   const offsets: number[] = [];
   const tables: number[] = [];
-  let bytes = align8(4 + 16 * groups.length);
+  const indices: number[] = [];
+  let bytes = align8(16 + 32 * groups.length);
   for (const { size, templates } of groups) {
     offsets.push(bytes);
     tables.push(align16(bytes + templates.length * recordBytes(size)));
-    bytes = tables[tables.length - 1] + 4 * COARSE_ELEMENTS * padded(templates.length);
+    indices.push(tables[tables.length - 1] + 4 * COARSE_ELEMENTS * padded(templates.length));
+    bytes = align8(indices[indices.length - 1] + 8 * templates.length);
   }
+  const state = bytes;
+  bytes += 16 + 16 * labels.length + 12 * sizeIndex.size;
   const at = kernel.skin(bytes);
   const { buffer } = kernel.memory;
-  const table = new Int32Array(buffer, at, 1 + 4 * groups.length);
-  table[0] = groups.length;
+  const table = new Int32Array(buffer, at, 4 + 8 * groups.length);
+  table.set([groups.length, labels.length, sizeIndex.size, state]);
   for (let g = 0; g < groups.length; g++) {
     const { size, templates } = groups[g];
-    table.set([size, templates.length, offsets[g]], 1 + 4 * g);
+    table.set([size, templates.length, offsets[g], 0, indices[g]], 4 + 8 * g);
+    const labelled = new Int32Array(buffer, at + indices[g], 2 * templates.length);
     for (let i = 0; i < templates.length; i++) {
       const t = templates[i];
       const record = at + offsets[g] + i * recordBytes(size);
       new Float32Array(buffer, record, t.patch.rgb.length).set(t.patch.rgb);
       new Float32Array(buffer, record + align8(12 * size * size), t.coarse.length).set(t.coarse);
+      labelled[2 * i] = t.labelIndex;
+      labelled[2 * i + 1] = t.sizeIndex;
     }
     const stride = padded(templates.length);
     const views = new Float32Array(buffer, at + tables[g], COARSE_ELEMENTS * stride);

@@ -57,6 +57,3 @@ export function prepareTemplates(skin: Skin, grid: Grid): PreparedSkin {
 /** Prepared templates per skin and cell size: alignment classifies samples of one board many times. */
 const preparedCache = new WeakMap<Skin, Map<number, PreparedSkin>>();
 
-/** Coarse distances are lower bounds up to float rounding: a template is passed over only when this far beyond. */
-export const SLACK = 1e-6;
-

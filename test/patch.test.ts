@@ -1,7 +1,8 @@
 // The WebAssembly cell resampler against a plain reading of area averaging: each patch pixel the mean of the
 // source area it covers, each source pixel weighted by the part of it inside.
 import sharp from 'sharp';
-import { cellPatch, coarseOf, edgeSums, lineSteps, rmsDistance, templateDistances } from '../src/patch';
+import { cellPatch, coarseOf, edgeSums, lineSteps, rmsDistance, templateBounds } from '../src/patch';
+import { classify } from '../src/classify';
 import { meanNearest, medianNearest, nearestDistances, worstFirst } from '../src/nearest';
 import { prepareTemplates } from '../src/templates';
 import { loadSkin } from '../src/skin';
@@ -29,6 +30,11 @@ function reference(image: RgbaImage, grid: Grid, row: number, col: number, inset
     }
   }
   return out;
+}
+
+async function screenshot(file: string): Promise<RgbaImage> {
+  const { data, info } = await sharp(file).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data) };
 }
 
 function noise(width: number, height: number, seed: number): RgbaImage {
@@ -149,11 +155,7 @@ test.each([
   ['gnome-mines-default', null, { rows: 4, cols: 4, left: 3.5, top: 2.25, pitchX: 29.7, pitchY: 29.7 }],
 ])('the nearest template of %s\'s, passing over templates by their bounds, is the least distance of all', async (skinName, file, grid) => {
   const skin = await loadSkin(skinName as string);
-  let image = noise(130, 130, 5);
-  if (file) {
-    const { data, info } = await sharp(file).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    image = { width: info.width, height: info.height, data: new Uint8Array(data) };
-  }
+  const image = file ? await screenshot(file) : noise(130, 130, 5);
   const cells = Array.from({ length: 40 }, (_, i): Coord => [(i * 7) % grid.rows, (i * 11) % grid.cols]);
   const prepared = prepareTemplates(skin, grid);
   const nearest = nearestDistances(image, grid, skin, cells);
@@ -167,7 +169,7 @@ test.each([
   });
 });
 
-test('a patch\'s distances to each template: the RMS difference, Infinity past the limit, and a lower bound from the coarse views', async () => {
+test('a patch\'s coarse bounds: under its RMS distance to each template, and close to the bound of the views in f64', async () => {
   const skin = await loadSkin('gnome-mines-default');
   const grid = { rows: 4, cols: 4, left: 3.5, top: 2.25, pitchX: 29.7, pitchY: 29.7 };
   const prepared = prepareTemplates(skin, grid);
@@ -175,26 +177,43 @@ test('a patch\'s distances to each template: the RMS difference, Infinity past t
   for (const [row, col] of [[0, 0], [2, 3]]) {
     prepared.groups.forEach(({ size, templates }, g) => {
       const patch = cellPatch(image, grid, row, col, skin.inset, size);
-      const distances = templateDistances(prepared, patch, g);
+      const bounds = templateBounds(image, grid, row, col, skin.inset, prepared, g);
+      expect(bounds.length).toBe(templates.length);
       templates.forEach((t, i) => {
-        const plain = rmsDistance(patch, t.patch);
-        expect(distances.within(i, Infinity)).toBeCloseTo(plain, 9);
-        expect(distances.within(i, plain * 1.01)).toBeCloseTo(plain, 9);
-        expect(distances.within(i, plain * 0.5)).toBe(Infinity);
-        expect(distances.bounds[i]).toBeLessThanOrEqual(plain + 1e-9);
+        expect(bounds[i]).toBeLessThanOrEqual(rmsDistance(patch, t.patch) + 1e-9);
         // in f32, lowered by its margin: under the bound of the f64 views, and close to it
         const exact = Math.sqrt(coarseOf(patch).reduce((sum, v, k) => sum + (v - t.coarse[k]) ** 2, 0) / (3 * size * size));
-        expect(distances.bounds[i]).toBeLessThanOrEqual(exact);
-        expect(distances.bounds[i]).toBeGreaterThan(exact - 3e-3);
+        expect(bounds[i]).toBeLessThanOrEqual(exact);
+        expect(bounds[i]).toBeGreaterThan(exact - 3e-3);
       });
-      const { bounds, order } = distances;
-      expect([...order].sort((a, b) => a - b)).toEqual(templates.map((_, i) => i));
-      for (let k = 1; k < order.length; k++) {
-        expect(bounds[order[k - 1]]).toBeLessThanOrEqual(bounds[order[k]]);
-        if (bounds[order[k - 1]] === bounds[order[k]]) expect(order[k - 1]).toBeLessThan(order[k]);
-      }
     });
   }
+});
+
+// A cell's reading (without the search around it) from the kernel's search, which passes over templates by their
+// bounds and keeps only what can change the two nearest labels: those two labels and their distances are the
+// least RMS distances of all, label by label (noise, on a skin of one template size and one of several; a
+// screenshot's cells, read in the kernel or exactly).
+test.each([
+  ['xdemineur', 'fixtures/xdemineur/s2-03.png', { rows: 16, cols: 30, left: 77.4, top: 381.7, pitchX: 21, pitchY: 21 }],
+  ['xdemineur', null, { rows: 5, cols: 5, left: 3.5, top: 2.25, pitchX: 23.3, pitchY: 23.3 }],
+  ['gnome-mines-default', null, { rows: 4, cols: 4, left: 3.5, top: 2.25, pitchX: 29.7, pitchY: 29.7 }],
+])('the nearest two labels of %s\'s templates, found passing over templates, are those of all distances', async (skinName, file, grid) => {
+  const skin = await loadSkin(skinName as string);
+  const image = file ? await screenshot(file) : noise(130, 130, 7);
+  const prepared = prepareTemplates(skin, grid);
+  const cells = Array.from({ length: 40 }, (_, i): Coord => [(i * 7) % grid.rows, (i * 11) % grid.cols]);
+  const readings = classify(image, grid, skin, { cells, search: false });
+  readings.forEach(({ row, col, best, distance, runnerUp, runnerUpDistance }) => {
+    const least = new Map<string, number>();
+    for (const { size, templates } of prepared.groups) {
+      const patch = cellPatch(image, grid, row, col, skin.inset, size);
+      for (const t of templates) least.set(t.label, Math.min(least.get(t.label) ?? Infinity, rmsDistance(patch, t.patch)));
+    }
+    const [first, second] = [...least].sort((a, b) => a[1] - b[1]);
+    expect([best, distance]).toEqual(first);
+    expect([runnerUp, runnerUpDistance]).toEqual(second);
+  });
 });
 
 test('edge sums: the summed grey step between neighbouring columns (or rows) over a band', () => {
