@@ -25,15 +25,22 @@ const sharpFromItsFolder = {
   },
 };
 
+const outfile = path.join(root, 'dist', 'cli.bundle.js');
+
 esbuild.build({
   entryPoints: [path.join(root, 'dist', 'cli.js')],
-  outfile: path.join(root, 'dist', 'cli.bundle.js'),
+  outfile,
   bundle: true,
   platform: 'node',
   target: 'node20',
   external: ['@techstark/opencv-js'],
   plugins: [sharpFromItsFolder],
   logLevel: 'warning',
+  write: false,
+}).then(({ outputFiles }) => {
+  // esbuild escapes what is not ASCII in code, not in comments: escaped there too, the whole file is ASCII, which
+  // src/codecache.ts reads as one-byte text (a single other character makes V8 hold all 1.5 MB in two bytes each)
+  fs.writeFileSync(outfile, outputFiles[0].text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }).catch(() => {
   process.exitCode = 1;
 });

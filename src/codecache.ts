@@ -4,6 +4,7 @@
 // the source's length, its own version and its flags, so a rebuilt bundle of the same length would run stale
 // bytecode, and a damaged cache crashes it. A cache V8 rejects (another node), one that fails the digest, or
 // none at all: the bundle is compiled as usual.
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
@@ -29,7 +30,8 @@ export function requireCached(file = CLI_BUNDLE, cacheFile = CLI_CACHE): Loaded 
   plainAsm();
   const source = readFileSync(file);
   const cachedData = cacheFor(source, cacheFile);
-  const script = new Script(Module.wrap(source.toString('utf8')), { filename: file, cachedData });
+  // the build's bundle is ASCII (scripts/bundle.js): read as one-byte text, without decoding UTF-8
+  const script = new Script(Module.wrap(source.toString(isAscii(source) ? 'latin1' : 'utf8')), { filename: file, cachedData });
   const module = { exports: {} as Record<string, unknown>, filename: file };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));

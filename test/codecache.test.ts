@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,6 +31,19 @@ test('the build saved a cache of the bundle that V8 takes, wherever the bundle i
   const moved = path.join(dir, 'moved.js');
   copyFileSync(BUNDLE, moved);
   expect(load(moved, CACHE)).toEqual({ cached: true, main: 'function' });
+});
+
+test('the bundle is ASCII, read as one-byte text; one that is not still loads, from its own cache', () => {
+  const source = readFileSync(BUNDLE);
+  expect(isAscii(source)).toBe(true);
+  const wide = path.join(dir, 'wide.js');
+  writeFileSync(wide, `// caf\u00e9 \u2019\n${source.toString('latin1')}`);
+  expect(load(wide, CACHE).main).toBe('function');
+  const wideCache = path.join(dir, 'wide.cache');
+  const script = `const c = require(${JSON.stringify(path.join(DIST, 'codecache.js'))}); const l = c.requireCached(${JSON.stringify(wide)}, '/nonexistent');
+    require('node:fs').writeFileSync(${JSON.stringify(wideCache)}, c.codeCacheOf(l, ${JSON.stringify(wide)}));`;
+  expect(spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stderr).toBe('');
+  expect(load(wide, wideCache)).toEqual({ cached: true, main: 'function' });
 });
 
 test('a cache made from another bundle of the same length is not used: the bundle is compiled as usual', () => {
