@@ -18,8 +18,9 @@ export function classify(image: RgbaImage, grid: Grid, skin: Skin, options: Clas
   const prepared = prepareTemplates(skin, grid);
   const cells = options.cells ?? allCells(grid);
   const search = options.search ?? true;
+  const kernel = new TemplateSearch(image, prepared);
   const readings: Reading[] = [];
-  for (const [row, col] of cells) readings.push(readCell(image, grid, prepared, skin, { search, row, col }));
+  for (const [row, col] of cells) readings.push(readCell(image, grid, prepared, skin, kernel, { search, row, col }));
   return readings;
 }
 
@@ -52,20 +53,21 @@ function allCells(grid: Grid): Coord[] {
  * more on a large pitch) off in each direction (a fitted grid drifts by a pixel across a board) and each
  * label keeps its closest.
  */
-function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Skin, at: { search: boolean; row: number; col: number }): Reading {
+function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Skin, kernel: TemplateSearch, at: { search: boolean; row: number; col: number }): Reading {
   const { row, col } = at;
   const { groups, labels } = prepared;
-  const search = new CellSearch(image, grid, prepared, skin, row, col);
-  const onGrid = groups.length === 1 ? search.onGrid() : undefined;
+  const size = groups[0].size;
+  // measured first of all, if not read exactly: nothing uses the kernel before
+  const onGrid = groups.length === 1 ? kernel.patch(grid, row, col, skin.inset, size, onGridBuffer(size)) : undefined;
   const exact = onGrid && exactReading(prepared, onGrid, row, col);
   if (exact) return exact;
+  const search = new CellSearch(kernel, image, grid, prepared, skin, row, col, onGrid);
   search.measure(0, 0);
   if (at.search && !search.clearCut()) {
     const step = min(grid.pitchX, grid.pitchY) / 20;
     for (const [dx, dy] of NEAR) search.measure(dx * step, dy * step);
     if (!search.clearCut()) for (const [dx, dy] of NEAR) search.measure(dx * step / 2, dy * step / 2);
   }
-  const { kernel } = search;
   const [i, j] = kernel.firstTwo();
   const [best, distance] = [labels[i], kernel.labelDistance(i)];
   const [runnerUp, runnerUpDistance] = j < 0 ? ['.', Infinity] : [labels[j], kernel.labelDistance(j)];
@@ -93,28 +95,20 @@ function rescued(search: CellSearch, best: number, runnerUp: string, distance: n
  * closures lives, so it compiled that again after nearly every full collection of a batch (~15 ms each).
  */
 class CellSearch {
-  readonly kernel: TemplateSearch;
   /** Each patch measured's shift, dx then dy, by patch index. */
   private readonly shifts: number[] = [];
-  private onGridPatch: Patch | undefined;
 
+  /** `onGridPatch`: the patch on the grid of a skin of one size, just made in the kernel (measured as it is there). */
   constructor(
+    readonly kernel: TemplateSearch,
     private readonly image: RgbaImage,
     private readonly grid: Grid,
     readonly prepared: PreparedSkin,
     readonly skin: Skin,
     private readonly row: number,
     private readonly col: number,
-  ) {
-    this.kernel = new TemplateSearch(image, prepared);
-  }
-
-  /** The cell's patch on the grid, of a single-size skin's size; `measure(0, 0)` measures it first of all. */
-  onGrid(): Patch {
-    const { size } = this.prepared.groups[0];
-    this.onGridPatch = this.kernel.patch(this.grid, this.row, this.col, this.skin.inset, size, onGridBuffer(size));
-    return this.onGridPatch as Patch;
-  }
+    private readonly onGridPatch: Patch | undefined,
+  ) {}
 
   /** The patch `dx`, `dy` off the cell against every template that could still change a reading. */
   measure(dx: number, dy: number): void {

@@ -97,10 +97,11 @@ export function nearestTemplate(image: RgbaImage, grid: Grid, row: number, col: 
  * One cell's search for its nearest templates, in the kernel (assembly/patch.ts's `measure`; src/classify.ts
  * decides what the distances read as): each of the cell's patches, on the grid or shifted, is measured against a
  * size group of the prepared skin, and the kernel keeps, per label and per label at a size, the nearest distance
- * and which patch (by index) and template gave it. Valid until the kernel's next use for anything else.
+ * and which patch (by index) and template gave it: one cell at a time, measured right after its patch, with no other
+ * use of the kernel in between.
  */
 export class TemplateSearch {
-  private readonly kernel: PatchKernel;
+  private kernel: PatchKernel;
 
   constructor(private readonly image: RgbaImage, private readonly prepared: PreparedSkin) {
     this.kernel = kernelWithSkin(image, prepared);
@@ -108,10 +109,11 @@ export class TemplateSearch {
 
   /**
    * The cell's patch at `size` (cellPatch's), left in the kernel for `measure`; copied out into `into` (of the
-   * patch's length) when given.
+   * patch's length) when given. The screenshot and the skin are put back in the kernel if anything replaced them.
    */
   patch(grid: Grid, row: number, col: number, inset: number, size: number, into?: Float32Array): Patch | undefined {
     return guarded(() => {
+      this.kernel = kernelWithSkin(this.image, this.prepared);
       const at = patchAt(this.kernel, this.image, grid, row, col, inset, size);
       if (!into) return undefined;
       into.set(new Float32Array(this.kernel.memory.buffer, at, size * size * 3));
