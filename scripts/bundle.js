@@ -12,15 +12,35 @@ const root = path.join(__dirname, '..');
 const SHARP_FILE = /[\\/]node_modules[\\/]sharp[\\/]dist[\\/][^\\/]+\.cjs$/;
 const NATIVE = /\brequire\((["'`])((?:@img\/sharp-|\.\.\/src\/build\/)[^"'`]*)\1\)/g;
 
+/**
+ * node:child_process required only when a command is run: detect-libc and sharp's libvips.cjs run one only where
+ * they cannot tell otherwise, but compiling node's child_process modules took ~10 ms of every start. Each text
+ * replaced must be there (a newer version fails the build here rather than loading it eagerly unnoticed).
+ */
+const LAZY_CHILD_PROCESS = [
+  [/[\\/]node_modules[\\/]detect-libc[\\/]lib[\\/]detect-libc\.js$/, "const childProcess = require('child_process');",
+    "const childProcess = { exec: (...a) => require('child_process').exec(...a), execSync: (...a) => require('child_process').execSync(...a) };"],
+  [/[\\/]node_modules[\\/]sharp[\\/]dist[\\/]libvips\.cjs$/, "const { spawnSync } = require('node:child_process');",
+    "const spawnSync = (...a) => require('node:child_process').spawnSync(...a);"],
+];
+
 const sharpFromItsFolder = {
   name: 'sharp-from-its-folder',
   setup(build) {
-    build.onLoad({ filter: SHARP_FILE }, (args) => {
+    build.onLoad({ filter: /[\\/]node_modules[\\/](sharp|detect-libc)[\\/]/ }, (args) => {
       const source = fs.readFileSync(args.path, 'utf8');
-      const contents = source.replace(NATIVE, (_, quote, target) => `sharpRequire(${quote}${target}${quote})`);
-      if (contents === source) return undefined;
-      const from = "require('node:module').createRequire(require('node:module').createRequire(__filename).resolve('sharp'))";
-      return { contents: `const sharpRequire = ${from};\n${contents}`, loader: 'js' };
+      let contents = source;
+      for (const [file, eager, lazy] of LAZY_CHILD_PROCESS) {
+        if (!file.test(args.path)) continue;
+        if (!contents.includes(eager)) throw new Error(`${args.path} no longer has ${eager}`);
+        contents = contents.replace(eager, lazy);
+      }
+      if (SHARP_FILE.test(args.path)) {
+        const native = contents.replace(NATIVE, (_, quote, target) => `sharpRequire(${quote}${target}${quote})`);
+        const from = "require('node:module').createRequire(require('node:module').createRequire(__filename).resolve('sharp'))";
+        if (native !== contents) contents = `const sharpRequire = ${from};\n${native}`;
+      }
+      return contents === source ? undefined : { contents, loader: 'js' };
     });
   },
 };
