@@ -12,10 +12,12 @@ import { openCvOutlines } from './locate';
 
 export const availableParallelism = (): number => (os.availableParallelism?.() ?? os.cpus().length) || 1;
 
-/** The compiled worker entry beside this file; null when running the .ts sources (jest), which then batch in turn. */
+/**
+ * The worker entry beside this file: bundled (scripts/bundle.js), else as compiled; null when running the .ts
+ * sources (jest), which then batch in turn.
+ */
 export function workerScript(): string | null {
-  const file = path.join(__dirname, 'worker.js');
-  return existsSync(file) ? file : null;
+  return ['worker.bundle.js', 'worker.js'].map((name) => path.join(__dirname, name)).find(existsSync) ?? null;
 }
 
 /**
