@@ -57,7 +57,7 @@ function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Sk
   const { row, col } = at;
   const { groups, labels } = prepared;
   const size = groups[0].size;
-  // measured first of all, if not read exactly: nothing uses the kernel before
+  // left in the kernel, where `measure(0, 0)` takes it unless the cell reads exactly (nothing else runs there between)
   const onGrid = groups.length === 1 ? kernel.patch(grid, row, col, skin.inset, size, onGridBuffer(size)) : undefined;
   const exact = onGrid && exactReading(prepared, onGrid, row, col);
   if (exact) return exact;
