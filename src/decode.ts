@@ -1,8 +1,9 @@
 import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
-import sharp from 'sharp';
+import type { Metadata } from 'sharp';
 import type { RgbaImage } from './types';
 import { MAX_PIXELS, readPlainPng, readPlainPngAsync } from './png';
+import { vips } from './vips';
 
 export class DecodeError extends Error {}
 
@@ -42,7 +43,7 @@ async function decodeBySharp(input: string | Buffer): Promise<RgbaImage> {
     throw new DecodeError(`image too large: ${width}×${height} is ${Math.round((width * height) / 1e6)} Mpx, the limit is ${MAX_PIXELS / 1e6} Mpx`);
   }
   try {
-    const { data, info } = await sharp(input, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
+    const { data, info } = await vips()(input, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -74,12 +75,12 @@ export function readSkinFile(file: string): Buffer | null {
   }
 }
 
-async function header(input: string | Buffer): Promise<sharp.Metadata> {
+async function header(input: string | Buffer): Promise<Metadata> {
   const bytes = Buffer.isBuffer(input) ? input.length : await fs.stat(input).then((st) => st.size, () => -1);
   if (bytes === 0) throw new DecodeError('empty file (0 bytes)');
   if (bytes < 0) throw new DecodeError('cannot read the file (missing or not readable)');
   try {
-    return await sharp(input, { limitInputPixels: false }).metadata();
+    return await vips()(input, { limitInputPixels: false }).metadata();
   } catch (err) {
     const message = describe(err);
     if (/unsupported image format/.test(message)) throw new DecodeError('not an image (no format sharp reads: PNG, JPEG, WebP, GIF, TIFF, AVIF)');
@@ -94,13 +95,13 @@ function describe(err: unknown): string {
 
 /** Whether the image is a JPEG (its header says so); false when it cannot be read. */
 export async function isJpeg(input: string | Buffer): Promise<boolean> {
-  return sharp(input).metadata().then((m) => m.format === 'jpeg', () => false);
+  return vips()(input).metadata().then((m) => m.format === 'jpeg', () => false);
 }
 
 /** The pixels blurred (Gaussian, `sigma` px). */
 export async function blurred(image: RgbaImage, sigma: number): Promise<RgbaImage> {
   const { width, height } = image;
   const input = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length);
-  const data = await sharp(input, { raw: { width, height, channels: 4 } }).blur(sigma).raw().toBuffer();
+  const data = await vips()(input, { raw: { width, height, channels: 4 } }).blur(sigma).raw().toBuffer();
   return { width, height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }

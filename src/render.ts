@@ -1,13 +1,13 @@
 import { promises as fs, renameSync, writeFileSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 import path from 'node:path';
-import sharp from 'sharp';
 import type { Grid, Rect, RgbaImage } from './types';
 import type { Marks } from './marks';
 import { legend } from './legend';
 import { type Stamp, stampSheet } from './stamps';
 import { encodePngOver, recyclePixels } from './png';
 import type { DebugView } from './debug';
+import { vips } from './vips';
 
 export type { Marks } from './marks';
 
@@ -32,7 +32,7 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks, options
   const pictures = new Map<string, RgbaImage>();
   for (const { tile } of sheet.stamps) if (!sheet.tiles.has(tile) && !pictures.has(tile)) pictures.set(tile, recallTile(tile));
   if (sheet.tiles.size > 0) {
-    const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await vips()(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
     const drawn = { width: info.width, height: info.height, data };
     for (const [tile, at] of sheet.tiles) pictures.set(tile, rememberTile(tile, cropped(drawn, at)));
   }
@@ -85,7 +85,7 @@ let warmed: Promise<unknown> | undefined;
  */
 export function warmRender(): void {
   const text = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text y="8" font-family="DejaVu Sans, Arial, sans-serif" font-size="8">0</text></svg>';
-  warmed ??= sharp(Buffer.from(text)).raw().toBuffer().catch(() => undefined);
+  warmed ??= vips()(Buffer.from(text)).raw().toBuffer().catch(() => undefined);
 }
 
 /**
@@ -132,19 +132,19 @@ export function over255(n: number): number {
 
 /** The image as a PNG by libvips (a skin's templates), without an alpha channel when the image had none. */
 function pngOf(image: RgbaImage): Promise<Buffer> {
-  const pixels = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) });
+  const pixels = vips()(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) });
   return (image.opaque ? pixels.removeAlpha() : pixels).png().toBuffer();
 }
 
 /** The --debug picture: the view's crop of the screenshot, enlarged (nearest neighbour), under its SVG. */
 export async function renderDebug(image: RgbaImage, view: DebugView): Promise<Buffer> {
   const { crop, scale } = view;
-  const enlarged = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) })
+  const enlarged = await vips()(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) })
     .extract(crop)
     .resize({ width: Math.round(crop.width * scale), height: Math.round(crop.height * scale), kernel: 'nearest' })
     .png()
     .toBuffer();
-  return sharp(enlarged).composite([{ input: Buffer.from(view.svg), left: 0, top: 0 }]).png().toBuffer();
+  return vips()(enlarged).composite([{ input: Buffer.from(view.svg), left: 0, top: 0 }]).png().toBuffer();
 }
 
 /**

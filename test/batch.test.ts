@@ -57,6 +57,27 @@ describe('--jobs: a batch on worker threads', () => {
     expect(two.results.some((r) => r.unreadable.length > 0)).toBe(true);
   }, 120_000);
 
+  test("a batch's main thread does not load sharp, which only its workers use; a run in one thread does", async () => {
+    const hook = path.join(tmp.dir, 'dlopen-hook.js');
+    writeFileSync(hook, `
+      const { isMainThread } = require('node:worker_threads');
+      const dlopen = process.dlopen;
+      process.dlopen = function (module, file, ...rest) {
+        process.stderr.write('dlopen ' + (isMainThread ? 'main ' : 'worker ') + require('node:path').basename(file) + '\\n');
+        return dlopen.call(this, module, file, ...rest);
+      };`);
+    const dir = path.join(tmp.dir, 'lazy');
+    mkdirSync(dir);
+    // four files: each of the two workers is sent two at once
+    for (const g of ['xdemineur/s2-01', 'xbomb/s2-02', 'kmines/s2-01', 'gnome-mines/s2-05']) copyFileSync(path.join(FIXTURES, `${g}.png`), path.join(dir, `${g.split('/')[0]}.png`));
+    const loads = async (jobs: number) => {
+      const { stderr } = await run(process.execPath, ['-r', hook, BIN, dir, '--jobs', String(jobs), '-o', path.join(tmp.dir, `lazy${jobs}`)]);
+      return stderr.split('\n').filter((line) => /^dlopen .*sharp/.test(line)).map((line) => line.split(' ')[1]);
+    };
+    expect(await loads(2)).toEqual(['worker', 'worker']);
+    expect(await loads(1)).toEqual(['main']);
+  }, 60_000);
+
   test('results carry no cell readings (the main thread keeps every result to the end); all else is there', async () => {
     const [result] = await runBatch([{ file: path.join(FIXTURES, 'xdemineur/s2-03.png'), name: 's2-03.png' }], { output: path.join(tmp.dir, 'one.png') });
     expect(result.analysis.status).toBe('ok');
