@@ -84,8 +84,9 @@ function cellDrawings(grid: Grid, marks: Marks): { left: number; top: number; sv
     [marks.conflict ?? [], conflictMark],
     [marks.bestGuess ? [marks.bestGuess.cell] : [], guessMark],
   ];
-  const cells = new Map<string, { left: number; top: number; tile: Grid; svg: string }>();
-  for (const [coords, draw] of drawers) {
+  const cells = new Map<string, { left: number; top: number; tile: Grid; looks: string[]; svg: string }>();
+  for (let kind = 0; kind < drawers.length; kind++) {
+    const [coords, draw] = drawers[kind];
     for (const [row, col] of coords) {
       const name = `${row},${col}`;
       let cell = cells.get(name);
@@ -94,11 +95,31 @@ function cellDrawings(grid: Grid, marks: Marks): { left: number; top: number; sv
         const y = cellTop(grid, row);
         const left = Math.floor(x);
         const top = Math.floor(y);
-        cell = { left, top, tile: { rows: 1, cols: 1, left: x - left + PAD, top: y - top + PAD, pitchX: grid.pitchX, pitchY: grid.pitchY }, svg: '' };
+        const tile = { rows: 1, cols: 1, left: x - left + PAD, top: y - top + PAD, pitchX: grid.pitchX, pitchY: grid.pitchY };
+        cell = { left, top, tile, looks: looksOf(tile), svg: '' };
         cells.set(name, cell);
       }
-      cell.svg += draw(cell.tile, [0, 0], [row, col]);
+      // the heat mark shows the cell's own odds
+      cell.svg += kind === 0 ? draw(cell.tile, [0, 0], [row, col]) : (cell.looks[kind] ??= draw(cell.tile, [0, 0], [row, col]));
     }
   }
   return [...cells.values()];
 }
+
+/**
+ * Each kind of mark as drawn before on a tile of this geometry (the pitch, the cell's offset within a pixel): a
+ * batch of one game's screenshots draws the same marks on the same tiles again and again. Building their SVG was
+ * V8's costliest compilation in a batch (~80 ms, twice per worker). At most MAX_LOOKS tiles are kept.
+ */
+function looksOf(tile: Grid): string[] {
+  const key = `${tile.pitchX} ${tile.pitchY} ${tile.left} ${tile.top}`;
+  let looks = drawnLooks.get(key);
+  if (!looks) {
+    if (drawnLooks.size >= MAX_LOOKS) drawnLooks.clear();
+    drawnLooks.set(key, (looks = []));
+  }
+  return looks;
+}
+
+const drawnLooks = new Map<string, string[]>();
+const MAX_LOOKS = 4096;
