@@ -149,4 +149,26 @@ describe('render', () => {
     expect([...again.tiles.keys()]).toEqual([sheet.stamps[3].tile]);
     expect(again.stamps.map((s) => [s.left, s.top, s.tile])).toEqual(sheet.stamps.map((s) => [s.left, s.top, s.tile]));
   });
+
+  test('marks kept from earlier sheets are the marks a fresh process draws, whatever grids came before', () => {
+    const marks: Marks = { ...NONE, mines: [[0, 0], [1, 1]], safe: [[0, 1]], unreadable: [[1, 0]], provenFlags: [[2, 2]], conflict: [[2, 0]], heat: [{ cell: [2, 1], p: 0.4 }] };
+    // the same cells a fraction of a pixel apart, or at a pitch a little off: each draws its marks otherwise
+    const grids: Grid[] = [
+      { rows: 3, cols: 3, left: 40.25, top: 40.5, pitchX: 20.1, pitchY: 19.9 },
+      { rows: 3, cols: 3, left: 40.25, top: 40.75, pitchX: 20.1, pitchY: 19.9 },
+      { rows: 3, cols: 3, left: 40.5, top: 40.5, pitchX: 20.1, pitchY: 19.9 },
+      { rows: 3, cols: 3, left: 40.25, top: 40.5, pitchX: 20.2, pitchY: 19.9 },
+      { rows: 3, cols: 3, left: 40.25, top: 40.5, pitchX: 20.1, pitchY: 20 },
+    ];
+    const fresh = grids.map((grid) => {
+      let svg = '';
+      jest.isolateModules(() => {
+        svg = (require('../src/stamps') as typeof import('../src/stamps')).stampSheet(grid, marks, []).svg; // eslint-disable-line @typescript-eslint/no-require-imports
+      });
+      return svg;
+    });
+    expect(new Set(fresh).size).toBe(grids.length);
+    expect(grids.map((grid) => stampSheet(grid, marks, []).svg)).toEqual(fresh);
+    expect(grids.map((grid) => stampSheet(grid, marks, []).svg)).toEqual(fresh);
+  });
 });
