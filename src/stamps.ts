@@ -73,8 +73,9 @@ const SHEET_WIDTH = 1024;
  */
 function cellDrawings(grid: Grid, marks: Marks): { left: number; top: number; svg: string }[] {
   const odds = new Map((marks.heat ?? []).map(({ cell, p }) => [String(cell), p]));
+  const heat = (tile: Grid, cell: Coord, at: Coord) => heatMark(tile, cell, odds.get(String(at)) as number);
   const drawers: [Coord[], (tile: Grid, cell: Coord, at: Coord) => string][] = [
-    [(marks.heat ?? []).map(({ cell }) => cell), (tile, cell, at) => heatMark(tile, cell, odds.get(String(at)) as number)],
+    [(marks.heat ?? []).map(({ cell }) => cell), heat],
     [marks.mines, mineMark],
     [marks.safe, safeMark],
     [marks.unreadable, unreadableMark],
@@ -99,8 +100,8 @@ function cellDrawings(grid: Grid, marks: Marks): { left: number; top: number; sv
         cell = { left, top, tile, looks: looksOf(tile), svg: '' };
         cells.set(name, cell);
       }
-      // the heat mark shows the cell's own odds
-      cell.svg += kind === 0 ? draw(cell.tile, [0, 0], [row, col]) : (cell.looks[kind] ??= draw(cell.tile, [0, 0], [row, col]));
+      // the heat mark shows the cell's own odds: drawn each time
+      cell.svg += draw === heat ? draw(cell.tile, [0, 0], [row, col]) : (cell.looks[kind] ??= draw(cell.tile, [0, 0], [row, col]));
     }
   }
   return [...cells.values()];
