@@ -39,20 +39,23 @@ export function stampSheet(grid: Grid, marks: Marks, legend: Piece[], drawn: (ti
   const pieces: Piece[] = cellDrawings(grid, marks).map(({ left, top, svg }) => ({ svg, left: left - PAD, top: top - PAD, width: tileWidth, height: tileHeight }));
   const tiles = new Map<string, Rect>();
   const parts: string[] = [];
-  const stamps: Stamp[] = [];
-  // tiles side by side on shelves: a shelf as high as its highest tile, the next one under it
+  const all = [...pieces, ...legend];
+  const stamps: Stamp[] = all.map(({ svg, left, top, width, height }) => ({ left, top, tile: `${width}×${height} ${svg}` }));
+  // tiles side by side on shelves: a shelf as high as its highest tile, the next one under it. libvips draws a
+  // gradient (the heat map's key) a level apart at another x on the sheet: those tiles go first, at its left edge,
+  // so that a tile kept from an earlier sheet is the tile drawn afresh.
   let [x, y, shelfHeight, sheetWidth] = [0, 0, 0, 1];
-  for (const { svg, left, top, width, height } of [...pieces, ...legend]) {
-    const tile = `${width}×${height} ${svg}`;
+  for (const i of [...all.keys()].sort((a, b) => Number(hasGradient(all[b])) - Number(hasGradient(all[a])))) {
+    const { svg, width, height } = all[i];
+    const { tile } = stamps[i];
     if (!tiles.has(tile) && !drawn(tile)) {
-      if (x > 0 && x + width > SHEET_WIDTH) [x, y, shelfHeight] = [0, y + shelfHeight, 0];
+      if (x > 0 && (x + width > SHEET_WIDTH || hasGradient(all[i]))) [x, y, shelfHeight] = [0, y + shelfHeight, 0];
       tiles.set(tile, { left: x, top: y, width, height });
       parts.push(`<g transform="translate(${x},${y})">${svg}</g>`);
       x += width;
       shelfHeight = Math.max(shelfHeight, height);
       sheetWidth = Math.max(sheetWidth, x);
     }
-    stamps.push({ left, top, tile });
   }
   const svg = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${sheetWidth}" height="${Math.max(1, y + shelfHeight)}">`,
@@ -62,6 +65,8 @@ export function stampSheet(grid: Grid, marks: Marks, legend: Piece[], drawn: (ti
   ].join('');
   return { svg, stamps, tiles };
 }
+
+const hasGradient = (piece: Piece): boolean => piece.svg.includes('url(#');
 
 /** Tiles go side by side up to about this many pixels, then on the next row. */
 const SHEET_WIDTH = 1024;

@@ -78,6 +78,15 @@ describe('--jobs: a batch on worker threads', () => {
     expect(await loads(1)).toEqual(['main']);
   }, 60_000);
 
+  test("a screenshot's annotated PNG is the same alone and after another in one process, heat map included", async () => {
+    // gnome-mines s2-01 leaves the heat map's key kept from its sheet, drawn at another place on it than s3-01's
+    // own sheet would draw it: a gradient comes out a level apart there, unless drawn at the sheet's left edge
+    const [before, shot] = ['gnome-mines/s2-01', 'gnome-mines/s3-01'].map((g) => path.join(FIXTURES, `${g}.png`));
+    await run(process.execPath, [BIN, shot, '--probabilities', '-o', path.join(tmp.dir, 'alone.png')]);
+    await run(process.execPath, [BIN, before, shot, '--probabilities', '--jobs', '1', '-o', path.join(tmp.dir, 'after')]);
+    expect(readFileSync(path.join(tmp.dir, 'after', 's3-01.annotated.png')).equals(readFileSync(path.join(tmp.dir, 'alone.png')))).toBe(true);
+  }, 60_000);
+
   test('results carry no cell readings (the main thread keeps every result to the end); all else is there', async () => {
     const [result] = await runBatch([{ file: path.join(FIXTURES, 'xdemineur/s2-03.png'), name: 's2-03.png' }], { output: path.join(tmp.dir, 'one.png') });
     expect(result.analysis.status).toBe('ok');
