@@ -44,12 +44,13 @@ export function stampSheet(grid: Grid, marks: Marks, legend: Piece[], drawn: (ti
   // tiles side by side on shelves: a shelf as high as its highest tile, the next one under it. libvips draws a
   // gradient (the heat map's key) a level apart at another x on the sheet: those tiles go first, at its left edge,
   // so that a tile kept from an earlier sheet is the tile drawn afresh.
+  const gradient = all.map(({ svg }) => svg.includes('url(#'));
   let [x, y, shelfHeight, sheetWidth] = [0, 0, 0, 1];
-  for (const i of [...all.keys()].sort((a, b) => Number(hasGradient(all[b])) - Number(hasGradient(all[a])))) {
+  for (const i of [...all.keys()].sort((a, b) => Number(gradient[b]) - Number(gradient[a]))) {
     const { svg, width, height } = all[i];
     const { tile } = stamps[i];
     if (!tiles.has(tile) && !drawn(tile)) {
-      if (x > 0 && (x + width > SHEET_WIDTH || hasGradient(all[i]))) [x, y, shelfHeight] = [0, y + shelfHeight, 0];
+      if (x > 0 && (x + width > SHEET_WIDTH || gradient[i])) [x, y, shelfHeight] = [0, y + shelfHeight, 0];
       tiles.set(tile, { left: x, top: y, width, height });
       parts.push(`<g transform="translate(${x},${y})">${svg}</g>`);
       x += width;
@@ -65,8 +66,6 @@ export function stampSheet(grid: Grid, marks: Marks, legend: Piece[], drawn: (ti
   ].join('');
   return { svg, stamps, tiles };
 }
-
-const hasGradient = (piece: Piece): boolean => piece.svg.includes('url(#');
 
 /** Tiles go side by side up to about this many pixels, then on the next row. */
 const SHEET_WIDTH = 1024;
