@@ -1,7 +1,8 @@
 // npm run build:bundle: dist/cli.js and all it requires in one file, dist/cli.bundle.js, so that the CLI
 // reads and compiles one file (from its code cache, src/codecache.ts) instead of ~250: ours, yargs',
-// logic-solver's, and sharp's JavaScript; and a batch worker's entry, dist/worker.js, as dist/worker.bundle.js. sharp's native binary and its libvips stay where npm put them: each
-// require of a binary or of an @img/sharp-* package in sharp's files is made from sharp's own folder, as unbundled.
+// logic-solver's, and sharp's JavaScript; and a batch worker's entry, dist/worker.js, as dist/worker.bundle.js.
+// sharp's native binary and its libvips stay where npm put them: each require of a binary or of an @img/sharp-*
+// package in sharp's files is made from sharp's own folder, as unbundled.
 // OpenCV (a 10 MB file, loaded only when our own outline finder finds no board) stays outside.
 'use strict';
 const fs = require('node:fs');
