@@ -15,14 +15,17 @@ const NATIVE = /\brequire\((["'`])((?:@img\/sharp-|\.\.\/src\/build\/)[^"'`]*)\1
 
 /**
  * node:child_process required only when a command is run: detect-libc and sharp's libvips.cjs run one only where
- * they cannot tell otherwise, but compiling node's child_process modules took ~10 ms of every start. Each text
- * replaced must be there (a newer version fails the build here rather than loading it eagerly unnoticed).
+ * they cannot tell otherwise, but compiling node's child_process modules took ~10 ms of every start; node:crypto
+ * only when libvips.cjs takes a hash (where it looks for a libvips built from source; loading it took ~6 ms). Each
+ * text replaced must be there (a newer version fails the build here rather than loading it eagerly unnoticed).
  */
-const LAZY_CHILD_PROCESS = [
+const LAZY_BUILTINS = [
   [/[\\/]node_modules[\\/]detect-libc[\\/]lib[\\/]detect-libc\.js$/, "const childProcess = require('child_process');",
     "const childProcess = { exec: (...a) => require('child_process').exec(...a), execSync: (...a) => require('child_process').execSync(...a) };"],
   [/[\\/]node_modules[\\/]sharp[\\/]dist[\\/]libvips\.cjs$/, "const { spawnSync } = require('node:child_process');",
     "const spawnSync = (...a) => require('node:child_process').spawnSync(...a);"],
+  [/[\\/]node_modules[\\/]sharp[\\/]dist[\\/]libvips\.cjs$/, "const { createHash } = require('node:crypto');",
+    "const createHash = (...a) => require('node:crypto').createHash(...a);"],
 ];
 
 const sharpFromItsFolder = {
@@ -31,7 +34,7 @@ const sharpFromItsFolder = {
     build.onLoad({ filter: /[\\/]node_modules[\\/](sharp|detect-libc)[\\/]/ }, (args) => {
       const source = fs.readFileSync(args.path, 'utf8');
       let contents = source;
-      for (const [file, eager, lazy] of LAZY_CHILD_PROCESS) {
+      for (const [file, eager, lazy] of LAZY_BUILTINS) {
         if (!file.test(args.path)) continue;
         if (!contents.includes(eager)) throw new Error(`${args.path} no longer has ${eager}`);
         contents = contents.replace(eager, lazy);

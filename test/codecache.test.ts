@@ -2,6 +2,7 @@ import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadSkin, saveSkin } from '../src/skin';
 
 // The CLI's bundle runs from the code cache the build saved (src/codecache.ts), and only from a cache made
 // from the very same bundle. Each case loads the bundle in a fresh node, as the CLI does.
@@ -70,3 +71,20 @@ test('without a cache, or with a damaged one, the bundle still loads', () => {
   writeFileSync(damaged, 'short');
   expect(load(BUNDLE, damaged)).toEqual({ cached: false, main: 'function' });
 });
+
+test("a fresh run on a PNG, with a learned skin's folder, loads neither node:crypto nor node:child_process", async () => {
+  // the cache's digest and the skin's stamp are CRC-32s, and sharp's bundled files require those modules only
+  // when they take a hash or run a command (scripts/bundle.js): loading them took ~16 ms of every run
+  const skin = path.join(dir, 'learned-xbomb');
+  await saveSkin(await loadSkin('xbomb'), skin);
+  const hook = path.join(dir, 'builtins-hook.js');
+  writeFileSync(hook, `process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList)));`);
+  const shot = path.join(__dirname, '..', 'fixtures', 'xbomb', 's2-02.png');
+  const bin = path.join(__dirname, '..', 'bin', 'mine-assist.js');
+  const run = spawnSync(process.execPath, ['-r', hook, bin, shot, '--skin', skin, '-o', path.join(dir, 'out.png')], { encoding: 'utf8' });
+  expect(run.status).toBe(0);
+  expect(run.stdout).toMatch(/skin xbomb/);
+  const loaded: string[] = JSON.parse(run.stderr);
+  expect(loaded).toContain('NativeModule zlib');
+  expect(loaded.filter((m) => /^NativeModule (crypto|child_process)$/.test(m))).toEqual([]);
+}, 60_000);
