@@ -1,6 +1,7 @@
 // The legend: each mark's symbol and how many there are, in a dark box under the board. It is laid out on whole
-// pixels as pieces — the box, each symbol, each digit of a count, each word — that look the same wherever they
-// go, so render draws each piece once and stamps it on every later screenshot (a batch then rasterises no text).
+// pixels as pieces — the box's ends and a column of its middle, each symbol, each digit of a count, each word — that
+// look the same wherever they go, so render draws each piece once and stamps it on every later screenshot (a batch
+// then rasterises no text).
 import type { Grid, Rect, RgbaImage } from './types';
 import { conflictMark, escapeXml, guessMark, heatKey, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
 
@@ -37,7 +38,7 @@ export function legend(image: RgbaImage, grid: Grid, marks: Marks): { box: Rect;
   const height = Math.round(size * (marks.headline ? 3.4 : 1.9));
   const left = Math.max(0, Math.min(Math.round(grid.left), image.width - width));
   const top = Math.round(legendTop(image, grid, { left, width, height }, marks.keepClear));
-  const pieces: Piece[] = [{ svg: `<rect width="${width}" height="${height}" rx="${(size / 3).toFixed(1)}" fill="#000" fill-opacity="0.75"/>`, left, top, width, height }];
+  const pieces: Piece[] = boxPieces(left, top, width, height, size / 3);
   if (marks.headline) pieces.push(textPiece(marks.headline, left + Math.round(size * 0.4), top + Math.round(size * 1.2), size, true));
   const row = top + (marks.headline ? Math.round(size * 1.5) : 0);
   const symbolSide = Math.ceil(size * 1.3) + 1 + 2 * PAD;
@@ -48,6 +49,28 @@ export function legend(image: RgbaImage, grid: Grid, marks: Marks): { box: Rect;
     x += widths[i];
   });
   return { box: { left, top, width, height }, pieces };
+}
+
+/**
+ * The box, a translucent rounded rectangle, as its two ends (rounded corners and a column past them) and a column
+ * of its middle stamped across: each a clip of the same rectangle drawn CAP_WIDTH wide. Drawn whole, a box was a
+ * tile of its own for each width (a count gaining a digit widens it), 90–160 KB each, kept (render.ts, tilecache.ts)
+ * beside a few KB of marks.
+ */
+function boxPieces(left: number, top: number, width: number, height: number, rx: number): Piece[] {
+  const end = Math.ceil(rx) + 1;
+  if (width <= 2 * end + 1) return [{ svg: roundedBox(0, width, height, rx), left, top, width, height }];
+  const drawn = 2 * end + 1;
+  const clip = (from: number, w: number) => `<svg width="${w}" height="${height}">${roundedBox(-from, drawn, height, rx)}</svg>`;
+  const middle = clip(end, 1);
+  const pieces: Piece[] = [{ svg: clip(0, end), left, top, width: end, height }];
+  for (let x = end; x < width - end; x++) pieces.push({ svg: middle, left: left + x, top, width: 1, height });
+  pieces.push({ svg: clip(end + 1, end), left: left + width - end, top, width: end, height });
+  return pieces;
+}
+
+function roundedBox(x: number, width: number, height: number, rx: number): string {
+  return `<rect${x ? ` x="${x}"` : ''} width="${width}" height="${height}" rx="${rx.toFixed(1)}" fill="#000" fill-opacity="0.75"/>`;
 }
 
 /** Pixels around a piece's drawing, for its antialiased edges and the marks' outlines. */

@@ -49,8 +49,12 @@ test('the legend is pieces on whole pixels: counts share their digits, and no te
   for (let size = 11; size <= 22; size++) {
     const { pieces, box } = legend(image(3000, 600), { ...grid, pitchY: size / 0.6 }, every);
     expect(pieces.flatMap((p) => [p.left, p.top, p.width, p.height]).every(Number.isInteger)).toBe(true);
-    expect(pieces[0]).toEqual(expect.objectContaining(box));
-    const sheet = stampSheet(grid, marks, pieces.slice(1));
+    const boxPieces = pieces.filter((p) => p.svg.includes('fill-opacity="0.75"'));
+    expect(pieces.slice(0, boxPieces.length)).toEqual(boxPieces);
+    expect(boxPieces.every((p) => p.top === box.top && p.height === box.height)).toBe(true);
+    expect(boxPieces.map((p) => p.left)).toEqual(boxPieces.map((_, i) => box.left + boxPieces.slice(0, i).reduce((sum, q) => sum + q.width, 0)));
+    expect(boxPieces.reduce((sum, p) => sum + p.width, 0)).toBe(box.width);
+    const sheet = stampSheet(grid, marks, pieces.slice(boxPieces.length));
     const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
     for (const [tile, at] of sheet.tiles) {
       const { edge, inside } = tileAlpha({ data, width: info.width }, at);
@@ -61,4 +65,24 @@ test('the legend is pieces on whole pixels: counts share their digits, and no te
   const drawings = (mines: number) => new Set(legend(image(400, 400), grid, { ...marks, mines: Array.from({ length: mines }, () => [0, 0] as [number, number]) }).pieces.map((p) => p.svg));
   expect(drawings(12)).toEqual(drawings(21));
   expect(drawings(12).size).toBe(drawings(1).size + 1);
+});
+
+test("the legend's box stamped from its ends and a column of its middle is, byte for byte, the box drawn whole", async () => {
+  for (const [size, width] of [[11, 400], [14, 927], [22, 1173], [17, 40]]) {
+    const { pieces, box } = legend(image(3000, 600), { ...grid, pitchY: size / 0.6 }, { ...marks, headline: 'x'.repeat(Math.round(width / size / 0.62)) });
+    const boxPieces = pieces.filter((p) => p.svg.includes('fill-opacity="0.75"'));
+    expect(new Set(boxPieces.map((p) => p.svg)).size).toBeLessThanOrEqual(3);
+    const whole = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${box.height}"><rect width="${box.width}" height="${box.height}" rx="${(size / 3).toFixed(1)}" fill="#000" fill-opacity="0.75"/></svg>`)).raw().toBuffer();
+    const sheet = stampSheet(grid, marks, boxPieces);
+    const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
+    const stamped = Buffer.alloc(whole.length);
+    for (const stamp of sheet.stamps) {
+      const at = sheet.tiles.get(stamp.tile) as Rect;
+      for (let y = 0; y < at.height; y++) {
+        const from = 4 * ((at.top + y) * info.width + at.left);
+        data.copy(stamped, 4 * (y * box.width + stamp.left - box.left), from, from + 4 * at.width);
+      }
+    }
+    expect({ size, width: box.width, same: stamped.equals(whole) }).toEqual({ size, width: box.width, same: true });
+  }
 });
