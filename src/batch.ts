@@ -9,6 +9,7 @@ import { debugView } from './debug';
 import { availableParallelism, runInWorkers, workerScript } from './workers';
 import { suggestionText } from './report';
 import { tuneForBatch } from './tuning';
+import { writeTiles } from './tilecache';
 
 export interface BatchOptions extends AnalyzeOptions {
   /** A file (one input) or a folder (several); default: `<name>.annotated.png` beside each input. */
@@ -81,6 +82,7 @@ export async function runBatch(inputs: Input[], options: BatchOptions, onResult?
   const inWorkers = jobs > 1 && workerScript() !== null;
   if (inputs.length >= WORTH_WORKERS) tuneForBatch(inWorkers);
   const results = inWorkers ? await runInWorkers(inputs, jobs, job, onResult) : await runInTurn(inputs, job, onResult);
+  writeTiles();
   if (toFolder && options.output !== undefined) await writeSummary(path.join(options.output, 'summary.json'), results);
   return results;
 }

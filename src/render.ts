@@ -8,6 +8,7 @@ import { type Stamp, stampSheet } from './stamps';
 import { encodePngOver, recyclePixels } from './png';
 import type { DebugView } from './debug';
 import { vips } from './vips';
+import { keepTiles, storedTile, storedTiles } from './tilecache';
 
 export type { Marks } from './marks';
 
@@ -25,16 +26,22 @@ export interface RenderOptions {
  * Draws the marks over the screenshot: the result is a PNG the size of the input. What is rasterised is a small
  * sheet (stamps.ts): each look of a cell's marks and each piece of the legend once, stamped wherever it goes
  * (rasterising an SVG of the whole board costs more than encoding the PNG); a tile drawn for an earlier
- * screenshot is not drawn again (`drawnTiles`), and a sheet with no new tile is not rasterised at all.
+ * screenshot, or by an earlier run (tilecache.ts), is not drawn again (`drawnTiles`), and a sheet with no new tile is
+ * not rasterised at all: sharp is then not loaded.
  */
 export async function render(image: RgbaImage, grid: Grid, marks: Marks, options: RenderOptions = {}): Promise<Buffer> {
-  const sheet = stampSheet(grid, marks, legend(image, grid, marks).pieces, (tile) => drawnTiles.has(tile));
+  const fromDisk = new Map<string, RgbaImage>();
+  const sheet = stampSheet(grid, marks, legend(image, grid, marks).pieces, (tile) => drawnTiles.has(tile) || onDisk(tile, fromDisk));
   const pictures = new Map<string, RgbaImage>();
-  for (const { tile } of sheet.stamps) if (!sheet.tiles.has(tile) && !pictures.has(tile)) pictures.set(tile, recallTile(tile));
+  for (const { tile } of sheet.stamps) if (!sheet.tiles.has(tile) && !pictures.has(tile)) pictures.set(tile, fromDisk.get(tile) ?? recallTile(tile));
+  for (const [tile, picture] of fromDisk) rememberTile(tile, picture);
   if (sheet.tiles.size > 0) {
     const { data, info } = await vips()(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
     const drawn = { width: info.width, height: info.height, data };
-    for (const [tile, at] of sheet.tiles) pictures.set(tile, rememberTile(tile, cropped(drawn, at)));
+    const fresh = new Map<string, RgbaImage>();
+    for (const [tile, at] of sheet.tiles) fresh.set(tile, rememberTile(tile, cropped(drawn, at)));
+    for (const [tile, picture] of fresh) pictures.set(tile, picture);
+    keepTiles(fresh);
   }
   const out = options.consume ? image.data : image.data.slice();
   for (const stamp of sheet.stamps) paintOver(out, image, pictures.get(stamp.tile) as RgbaImage, stamp);
@@ -59,6 +66,13 @@ function recallTile(tile: string): RgbaImage {
   return picture;
 }
 
+/** Whether an earlier run drew the tile (tilecache.ts); its picture is then put in `found`. */
+function onDisk(tile: string, found: Map<string, RgbaImage>): boolean {
+  const picture = storedTile(tile);
+  if (picture) found.set(tile, picture);
+  return picture !== undefined;
+}
+
 function rememberTile(tile: string, picture: RgbaImage): RgbaImage {
   tileBytes += picture.data.length - (drawnTiles.get(tile)?.data.length ?? 0);
   drawnTiles.delete(tile);
@@ -81,9 +95,11 @@ let warmed: Promise<unknown> | undefined;
 
 /**
  * Starts libvips' first text on its own threads (fontconfig finding the fonts: ~10 ms of a fresh process), to be
- * done by the time an annotated image is drawn. Once per process; what fails here is the drawing's to report.
+ * done by the time an annotated image is drawn. Once per process; what fails here is the drawing's to report. Not
+ * when earlier runs left tiles on disk: the drawing is then likely to need none, and sharp is not loaded.
  */
 export function warmRender(): void {
+  if (warmed === undefined && storedTiles().size > 0) warmed = Promise.resolve();
   const text = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text y="8" font-family="DejaVu Sans, Arial, sans-serif" font-size="8">0</text></svg>';
   warmed ??= vips()(Buffer.from(text)).raw().toBuffer().catch(() => undefined);
 }

@@ -3,12 +3,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { analyzeFile, type Input, type Job } from './batch';
 import { findOpenCvOutlinesWith } from './locate';
 import type { Rect, RgbaImage } from './types';
-import { vips } from './vips';
+import { takeTiles } from './tilecache';
 
-// The workers already keep every core busy: libvips splitting each image across the cores as well only adds
-// contention (the setting is the process's, and in a batch only the workers call libvips). sharp starts at 1 by
-// itself on glibc, but not when MALLOC_ARENA_MAX is set (as Usage suggests for big batches) nor on musl.
-vips().concurrency(1);
 const job = workerData as Job;
 
 /** OpenCV's outlines come from the main thread (workers.ts): one OpenCV for all workers, not one each. */
@@ -34,7 +30,8 @@ parentPort?.on('message', async (message: Message) => {
   if (files.length > 1) return; // the loop below is running and will come to it
   while (files.length > 0) {
     const { index, input } = files[0];
-    parentPort?.postMessage({ index, result: await analyzeFile(input, job) });
+    const result = await analyzeFile(input, job);
+    parentPort?.postMessage({ index, result, tiles: takeTiles() });
     files.shift();
   }
 });

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { FileResult, Input, Job } from './batch';
 import { failed } from './analyze';
 import { openCvOutlines } from './locate';
+import { addTiles, type NewTiles } from './tilecache';
 
 export const availableParallelism = (): number => (os.availableParallelism?.() ?? os.cpus().length) || 1;
 
@@ -34,8 +35,8 @@ const YOUNG_GENERATION_MB = 8;
  */
 const INITIAL_OLD_GENERATION_MB = 32;
 
-/** A worker's file done, or its request for OpenCV's outlines of an image (worker.ts). */
-type Reply = { index: number; result: FileResult } | { opencv: number; width: number; height: number; data: Uint8Array };
+/** A worker's file done (and the marks' tiles it drew), or its request for OpenCV's outlines of an image (worker.ts). */
+type Reply = { index: number; result: FileResult; tiles: NewTiles | null } | { opencv: number; width: number; height: number; data: Uint8Array };
 
 /**
  * A worker is sent a file more than it is analysing, so that it never waits for this thread between files; it
@@ -78,6 +79,7 @@ export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?:
       worker.on('message', (reply: Reply) => {
         if ('opencv' in reply) return void outlinesFor(worker, reply);
         sent.splice(sent.indexOf(reply.index), 1);
+        if (reply.tiles) addTiles(reply.tiles);
         settle(reply.index, reply.result);
         feed();
       });

@@ -57,7 +57,7 @@ describe('--jobs: a batch on worker threads', () => {
     expect(two.results.some((r) => r.unreadable.length > 0)).toBe(true);
   }, 120_000);
 
-  test("a batch's main thread does not load sharp, which only its workers use; a run in one thread does", async () => {
+  test("a batch's main thread does not load sharp, which only its workers use; a run in one thread does; with the marks drawn before, none does", async () => {
     const hook = path.join(tmp.dir, 'dlopen-hook.js');
     writeFileSync(hook, `
       const { isMainThread } = require('node:worker_threads');
@@ -70,13 +70,26 @@ describe('--jobs: a batch on worker threads', () => {
     mkdirSync(dir);
     // four files: each of the two workers is sent two at once
     for (const g of ['xdemineur/s2-01', 'xbomb/s2-02', 'kmines/s2-01', 'gnome-mines/s2-05']) copyFileSync(path.join(FIXTURES, `${g}.png`), path.join(dir, `${g.split('/')[0]}.png`));
-    const loads = async (jobs: number) => {
-      const { stderr } = await run(process.execPath, ['-r', hook, BIN, dir, '--jobs', String(jobs), '-o', path.join(tmp.dir, `lazy${jobs}`)]);
-      return stderr.split('\n').filter((line) => /^dlopen .*sharp/.test(line)).map((line) => line.split(' ')[1]);
+    const loads = async (jobs: number, cache: string) => {
+      const out = path.join(tmp.dir, `lazy${jobs}-${path.basename(cache)}`);
+      const { stderr } = await run(process.execPath, ['-r', hook, BIN, dir, '--jobs', String(jobs), '-o', out], { env: { ...process.env, MINE_ASSIST_CACHE: cache } });
+      return { sharp: stderr.split('\n').filter((line) => /^dlopen .*sharp/.test(line)).map((line) => line.split(' ')[1]), out };
     };
-    expect(await loads(2)).toEqual(['worker', 'worker']);
-    expect(await loads(1)).toEqual(['main']);
-  }, 60_000);
+    expect((await loads(2, 'off')).sharp).toEqual(['worker', 'worker']);
+    const drawn = await loads(1, 'off');
+    expect(drawn.sharp).toEqual(['main']);
+    // the tiles drawn by a first batch are kept on disk (tilecache.ts): the next draws the same PNGs without sharp
+    const cache = path.join(tmp.dir, 'tiles');
+    expect((await loads(2, cache)).sharp).toEqual(['worker', 'worker']);
+    for (const jobs of [2, 1]) {
+      const again = await loads(jobs, cache);
+      expect(again.sharp).toEqual([]);
+      for (const name of readdirSync(dir)) {
+        const annotated = name.replace('.png', '.annotated.png');
+        expect(readFileSync(path.join(again.out, annotated)).equals(readFileSync(path.join(drawn.out, annotated)))).toBe(true);
+      }
+    }
+  }, 90_000);
 
   test("a screenshot's annotated PNG is the same alone and after another in one process, heat map included", async () => {
     // gnome-mines s2-01 leaves the heat map's key kept from its sheet, drawn at another place on it than s3-01's

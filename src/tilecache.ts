@@ -1,0 +1,139 @@
+// Tiles (a mark's or a legend piece's picture, render.ts) kept on disk between runs: screenshots of one game at one
+// size are marked with the same few tiles, so a run that finds all of its tiles here never loads sharp (~60 ms of a
+// fresh run). A tile is named by its size and SVG; the file also records the sharp that drew them, and is passed
+// over when another did. Where: $MINE_ASSIST_CACHE, else $XDG_CACHE_HOME/mine-assist, else ~/.cache/mine-assist;
+// MINE_ASSIST_CACHE=off keeps nothing. The cache is a help only: a file that cannot be read or written is ignored.
+// Only the main thread writes it, once a run: a batch's workers hand it the tiles they drew (`takeTiles`).
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { RgbaImage } from './types';
+
+/**
+ * The file's tiles are trimmed to about this many bytes of pixels, the least recently used first: every run reads it
+ * (~3.5 ms a MB here). One game at one size is ~80–180 KB of tiles.
+ */
+const STORED_BYTES = 512 << 10;
+
+const FILE = 'tiles.bin';
+
+type Entry = [tile: string, width: number, height: number, data: Uint8Array];
+
+/** Tiles drawn in this thread and not yet written, and stored ones taken: what `takeTiles` hands over. */
+export interface NewTiles {
+  drawn: Entry[];
+  used: string[];
+}
+
+let stored: Map<string, RgbaImage> | undefined;
+const used = new Set<string>();
+const drawn = new Map<string, RgbaImage>();
+
+/** The tiles on disk, read once per thread, by `Stamp.tile`. */
+export function storedTiles(): Map<string, RgbaImage> {
+  stored ??= readStored();
+  return stored;
+}
+
+/** A tile kept on disk, or undefined; one taken is kept longer than those not. */
+export function storedTile(tile: string): RgbaImage | undefined {
+  const picture = storedTiles().get(tile);
+  if (picture) used.add(tile);
+  return picture;
+}
+
+/** Tiles just drawn, to be written with the rest (`writeTiles`); at most STORED_BYTES of them wait. */
+export function keepTiles(tiles: Map<string, RgbaImage>): void {
+  for (const [tile, picture] of tiles) drawn.set(tile, picture);
+  let bytes = [...drawn.values()].reduce((sum, { data }) => sum + data.length, 0);
+  for (const [tile, { data }] of drawn) {
+    if (bytes <= STORED_BYTES) break;
+    bytes -= data.length;
+    drawn.delete(tile);
+  }
+}
+
+/** A worker's new tiles and stored tiles taken, for the main thread (`addTiles`); null when there are none. */
+export function takeTiles(): NewTiles | null {
+  if (drawn.size === 0 && used.size === 0) return null;
+  const taken = { drawn: [...drawn].map(([tile, { width, height, data }]): Entry => [tile, width, height, data]), used: [...used] };
+  drawn.clear();
+  used.clear();
+  return taken;
+}
+
+export function addTiles(taken: NewTiles): void {
+  for (const tile of taken.used) used.add(tile);
+  keepTiles(new Map(taken.drawn.map(([tile, width, height, data]) => [tile, { width, height, data }])));
+}
+
+/**
+ * The new tiles added to the file as it is now (another run may have written it since this one read it), the least
+ * recently used trimmed, written atomically (a temp file, then a rename). Nothing when no tile is new.
+ */
+export function writeTiles(): void {
+  const dir = cacheDir();
+  if (dir === null || drawn.size === 0) return;
+  const onDisk = readStored();
+  // least recently used first: those not taken this time, then those taken, then the new ones
+  const order = [...[...onDisk.keys()].filter((tile) => !used.has(tile)), ...[...used].filter((tile) => onDisk.has(tile))].filter((tile) => !drawn.has(tile));
+  const tiles = new Map([...order.map((tile) => [tile, onDisk.get(tile) as RgbaImage] as const), ...drawn]);
+  let bytes = [...tiles.values()].reduce((sum, { data }) => sum + data.length, 0);
+  for (const [tile, { data }] of tiles) {
+    if (bytes <= STORED_BYTES) break;
+    bytes -= data.length;
+    tiles.delete(tile);
+  }
+  const entries = [...tiles].map(([tile, { width, height, data }]): Entry => [tile, width, height, data]);
+  const target = path.join(dir, FILE);
+  const temp = `${target}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(temp, serialize({ drawnBy: drawnBy(), tiles: entries }));
+    renameSync(temp, target);
+    stored = tiles;
+    drawn.clear();
+    used.clear();
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
+function readStored(): Map<string, RgbaImage> {
+  const dir = cacheDir();
+  const tiles = new Map<string, RgbaImage>();
+  if (dir === null) return tiles;
+  try {
+    const contents = deserialize(readFileSync(path.join(dir, FILE))) as { drawnBy: string; tiles: Entry[] };
+    if (contents.drawnBy !== drawnBy()) return tiles;
+    for (const [tile, width, height, data] of contents.tiles) {
+      if (typeof tile === 'string' && data instanceof Uint8Array && data.length === 4 * width * height) tiles.set(tile, { width, height, data });
+    }
+  } catch {
+    // none yet, or damaged: drawn afresh
+  }
+  return tiles;
+}
+
+function cacheDir(): string | null {
+  const named = process.env.MINE_ASSIST_CACHE;
+  if (named === 'off') return null;
+  if (named) return named;
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'mine-assist');
+}
+
+let drawer: string | undefined;
+
+/** The sharp (and so libvips) this package pins, from its package.json: sharp itself is not loaded to ask. */
+function drawnBy(): string {
+  if (drawer === undefined) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+      drawer = `sharp ${pkg.dependencies?.sharp ?? '?'}`;
+    } catch {
+      drawer = 'sharp ?';
+    }
+  }
+  return drawer;
+}
