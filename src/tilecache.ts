@@ -46,18 +46,13 @@ export function storedTile(tile: string): RgbaImage | undefined {
 /** Tiles just drawn, to be written with the rest (`writeTiles`); at most STORED_BYTES of them wait. */
 export function keepTiles(tiles: Map<string, RgbaImage>): void {
   for (const [tile, picture] of tiles) drawn.set(tile, picture);
-  let bytes = [...drawn.values()].reduce((sum, { data }) => sum + data.length, 0);
-  for (const [tile, { data }] of drawn) {
-    if (bytes <= STORED_BYTES) break;
-    bytes -= data.length;
-    drawn.delete(tile);
-  }
+  trim(drawn);
 }
 
 /** A worker's new tiles and stored tiles taken, for the main thread (`addTiles`); null when there are none. */
 export function takeTiles(): NewTiles | null {
   if (drawn.size === 0 && used.size === 0) return null;
-  const taken = { drawn: [...drawn].map(([tile, { width, height, data }]): Entry => [tile, width, height, data]), used: [...used] };
+  const taken = { drawn: entriesOf(drawn), used: [...used] };
   drawn.clear();
   used.clear();
   return taken;
@@ -65,7 +60,7 @@ export function takeTiles(): NewTiles | null {
 
 export function addTiles(taken: NewTiles): void {
   for (const tile of taken.used) used.add(tile);
-  keepTiles(new Map(taken.drawn.map(([tile, width, height, data]) => [tile, { width, height, data }])));
+  keepTiles(tilesOf(taken.drawn));
 }
 
 /**
@@ -78,19 +73,12 @@ export function writeTiles(): void {
   const onDisk = readStored();
   // least recently used first: those not taken this time, then those taken, then the new ones
   const order = [...[...onDisk.keys()].filter((tile) => !used.has(tile)), ...[...used].filter((tile) => onDisk.has(tile))].filter((tile) => !drawn.has(tile));
-  const tiles = new Map([...order.map((tile) => [tile, onDisk.get(tile) as RgbaImage] as const), ...drawn]);
-  let bytes = [...tiles.values()].reduce((sum, { data }) => sum + data.length, 0);
-  for (const [tile, { data }] of tiles) {
-    if (bytes <= STORED_BYTES) break;
-    bytes -= data.length;
-    tiles.delete(tile);
-  }
-  const entries = [...tiles].map(([tile, { width, height, data }]): Entry => [tile, width, height, data]);
+  const tiles = trim(new Map([...order.map((tile) => [tile, onDisk.get(tile) as RgbaImage] as const), ...drawn]));
   const target = path.join(dir, FILE);
   const temp = `${target}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(temp, serialize({ drawnBy: drawnBy(), tiles: entries }));
+    writeFileSync(temp, serialize({ drawnBy: drawnBy(), tiles: entriesOf(tiles) }));
     renameSync(temp, target);
     stored = tiles;
     drawn.clear();
@@ -100,20 +88,39 @@ export function writeTiles(): void {
   }
 }
 
-function readStored(): Map<string, RgbaImage> {
-  const dir = cacheDir();
-  const tiles = new Map<string, RgbaImage>();
-  if (dir === null) return tiles;
-  try {
-    const contents = deserialize(readFileSync(path.join(dir, FILE))) as { drawnBy: string; tiles: Entry[] };
-    if (contents.drawnBy !== drawnBy()) return tiles;
-    for (const [tile, width, height, data] of contents.tiles) {
-      if (typeof tile === 'string' && data instanceof Uint8Array && data.length === 4 * width * height) tiles.set(tile, { width, height, data });
-    }
-  } catch {
-    // none yet, or damaged: drawn afresh
+/** The tiles, the first dropped until their pixels are at most STORED_BYTES. */
+function trim(tiles: Map<string, RgbaImage>): Map<string, RgbaImage> {
+  let bytes = [...tiles.values()].reduce((sum, { data }) => sum + data.length, 0);
+  for (const [tile, { data }] of tiles) {
+    if (bytes <= STORED_BYTES) break;
+    bytes -= data.length;
+    tiles.delete(tile);
   }
   return tiles;
+}
+
+function entriesOf(tiles: Map<string, RgbaImage>): Entry[] {
+  return [...tiles].map(([tile, { width, height, data }]) => [tile, width, height, data]);
+}
+
+/** The entries that are whole tiles (a damaged file's others left out). */
+function tilesOf(entries: Entry[]): Map<string, RgbaImage> {
+  const tiles = new Map<string, RgbaImage>();
+  for (const [tile, width, height, data] of entries) {
+    if (typeof tile === 'string' && data instanceof Uint8Array && data.length === 4 * width * height) tiles.set(tile, { width, height, data });
+  }
+  return tiles;
+}
+
+function readStored(): Map<string, RgbaImage> {
+  const dir = cacheDir();
+  if (dir === null) return new Map();
+  try {
+    const contents = deserialize(readFileSync(path.join(dir, FILE))) as { drawnBy: string; tiles: Entry[] };
+    return contents.drawnBy === drawnBy() ? tilesOf(contents.tiles) : new Map();
+  } catch {
+    return new Map(); // none yet, or damaged: drawn afresh
+  }
 }
 
 function cacheDir(): string | null {
