@@ -4,7 +4,7 @@
 // over when another did. Where: $MINE_ASSIST_CACHE, else $XDG_CACHE_HOME/mine-assist, else ~/.cache/mine-assist;
 // MINE_ASSIST_CACHE=off keeps nothing. The cache is a help only: a file that cannot be read or written is ignored.
 // Only the main thread writes it, once a run: a batch's workers hand it the tiles they drew (`takeTiles`).
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -116,7 +116,10 @@ function readStored(): Map<string, RgbaImage> {
   const dir = cacheDir();
   if (dir === null) return new Map();
   try {
-    const contents = deserialize(readFileSync(path.join(dir, FILE))) as { drawnBy: string; tiles: Entry[] };
+    const file = path.join(dir, FILE);
+    // a file this package did not write (so large, it could be anything) is not read at every run
+    if (statSync(file).size > 4 * STORED_BYTES) return new Map();
+    const contents = deserialize(readFileSync(file)) as { drawnBy: string; tiles: Entry[] };
     return contents.drawnBy === drawnBy() ? tilesOf(contents.tiles) : new Map();
   } catch {
     return new Map(); // none yet, or damaged: drawn afresh

@@ -58,7 +58,7 @@ test('the cache is in $XDG_CACHE_HOME/mine-assist unless named; MINE_ASSIST_CACH
   expect(existsSync(path.join(home, 'mine-assist', 'tiles.bin'))).toBe(true);
 });
 
-test('a damaged file, or tiles another sharp drew, are passed over: the PNG is the one drawn afresh', () => {
+test('a damaged file, tiles another sharp drew, or a file far too large are passed over: the PNG is the one drawn afresh', () => {
   const fresh = annotate({ MINE_ASSIST_CACHE: 'off' }).png;
   const cache = path.join(tmp.dir, 'other');
   mkdirSync(cache);
@@ -80,6 +80,13 @@ test('a damaged file, or tiles another sharp drew, are passed over: the PNG is t
   const painted = annotate({ MINE_ASSIST_CACHE: cache });
   expect(painted.sharp).toBe(false);
   expect(painted.png.equals(fresh)).toBe(false);
+  // a file far larger than this package writes is not read (each run would read it): the PNG is drawn afresh, and the
+  // file written anew
+  writeFileSync(file, serialize({ drawnBy: kept.drawnBy, tiles: [...red, ['unused', 1024, 1024, new Uint8Array(4 << 20)]] }));
+  const afterLarge = annotate({ MINE_ASSIST_CACHE: cache });
+  expect(afterLarge.sharp).toBe(true);
+  expect(afterLarge.png.equals(fresh)).toBe(true);
+  expect(readFileSync(file).length).toBeLessThan(1 << 20);
 });
 
 test('the file keeps about 512 KB of tiles, the least recently used dropped first', () => {
