@@ -1,10 +1,10 @@
 // The CLI's one bundled file loaded with V8's code cache: bytecode that `npm run build` saved after running
 // the CLI on fixtures (scripts/code-cache.js), so a fresh run neither parses nor compiles the functions that
-// run every time. The cache starts with the CRC-32 of the bundle it was made from and of itself: V8 checks only
+// run every time. The cache starts with the CRC-32s of the bundle it was made from and of itself: V8 checks only
 // the source's length, its own version and its flags, so a rebuilt bundle of the same length would run stale
-// bytecode, and a damaged cache crashes it (node:zlib's CRC, which the PNG needs anyway: loading node:crypto and
-// taking a SHA-1 of the 2.7 MB took ~10 ms of every run). A cache V8 rejects (another node), one that fails the digest, or
-// none at all: the bundle is compiled as usual.
+// bytecode, and a damaged cache crashes it. node:zlib's CRC, which the PNG needs anyway: loading node:crypto and
+// taking a SHA-1 of the 2.7 MB took ~10 ms of every run. A cache V8 rejects (another node), one that fails the
+// digest, or none at all: the bundle is compiled as usual.
 import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';

@@ -1,7 +1,7 @@
 // The legend: each mark's symbol and how many there are, in a dark box under the board. It is laid out on whole
-// pixels as pieces — the box's ends and a column of its middle, each symbol, each digit of a count, each word — that
-// look the same wherever they go, so render draws each piece once and stamps it on every later screenshot (a batch
-// then rasterises no text).
+// pixels as pieces — the box's two ends and a column of its middle, each symbol, each digit of a count, each word —
+// that look the same wherever they go, so render draws each piece once and stamps it on every later screenshot (a
+// batch then rasterises no text).
 import type { Grid, Rect, RgbaImage } from './types';
 import { conflictMark, escapeXml, guessMark, heatKey, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
 
