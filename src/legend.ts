@@ -1,5 +1,5 @@
 // The legend: each mark's symbol and how many there are, in a dark box under the board. It is laid out on whole
-// pixels as pieces — the box's two ends and a column of its middle, each symbol, each digit of a count, each word —
+// pixels as pieces — the box's two ends and columns of its middle, each symbol, each digit of a count, each word —
 // that look the same wherever they go, so render draws each piece once and stamps it on every later screenshot (a
 // batch then rasterises no text).
 import type { Grid, Rect, RgbaImage } from './types';
@@ -52,22 +52,27 @@ export function legend(image: RgbaImage, grid: Grid, marks: Marks): { box: Rect;
 }
 
 /**
- * The box, a translucent rounded rectangle, as its two ends (rounded corners and a column past them) and a column
- * of its middle stamped across: each a clip of the same rectangle drawn CAP_WIDTH wide. Drawn whole, a box was a
- * tile of its own for each width (a count gaining a digit widens it), 90–160 KB each, kept (render.ts, tilecache.ts)
- * beside a few KB of marks.
+ * The box, a translucent rounded rectangle, as its two ends (rounded corners and a column past them) and columns of
+ * its middle stamped across, MIDDLE at a time and then one at a time: each a clip of the same rectangle drawn just
+ * wider than its two ends and MIDDLE columns. Drawn whole, a box was a tile of its own for each width (a count gaining
+ * a digit widens it), 90–160 KB each, kept (render.ts, tilecache.ts) beside a few KB of marks.
  */
 function boxPieces(left: number, top: number, width: number, height: number, rx: number): Piece[] {
   const end = Math.ceil(rx) + 1;
   if (width <= 2 * end + 1) return [{ svg: roundedBox(0, width, height, rx), left, top, width, height }];
-  const drawn = 2 * end + 1;
-  const clip = (from: number, w: number) => `<svg width="${w}" height="${height}">${roundedBox(-from, drawn, height, rx)}</svg>`;
-  const middle = clip(end, 1);
+  const clip = (from: number, w: number) => `<svg width="${w}" height="${height}">${roundedBox(-from, 2 * end + MIDDLE, height, rx)}</svg>`;
   const pieces: Piece[] = [{ svg: clip(0, end), left, top, width: end, height }];
-  for (let x = end; x < width - end; x++) pieces.push({ svg: middle, left: left + x, top, width: 1, height });
-  pieces.push({ svg: clip(end + 1, end), left: left + width - end, top, width: end, height });
+  let x = end;
+  for (const step of [MIDDLE, 1]) {
+    const middle = clip(end, step);
+    for (; x + step <= width - end; x += step) pieces.push({ svg: middle, left: left + x, top, width: step, height });
+  }
+  pieces.push({ svg: clip(end + MIDDLE, end), left: left + width - end, top, width: end, height });
   return pieces;
 }
+
+/** Columns of the box's middle stamped at once. */
+const MIDDLE = 16;
 
 function roundedBox(x: number, width: number, height: number, rx: number): string {
   return `<rect${x ? ` x="${x}"` : ''} width="${width}" height="${height}" rx="${rx.toFixed(1)}" fill="#000" fill-opacity="0.75"/>`;
