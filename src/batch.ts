@@ -1,6 +1,5 @@
-import { promises as fs } from 'node:fs';
+import * as fs from './files';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { Analysis, Coord, Grid, RgbaImage } from './types';
 import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
 import { parseBoard, parseCellName } from './board';
@@ -9,6 +8,7 @@ import { debugView } from './debug';
 import { availableParallelism, runInWorkers, workerScript } from './workers';
 import { suggestionText } from './report';
 import { tuneForBatch } from './tuning';
+import { now } from './runtime';
 import { writeTiles } from './tilecache';
 
 export interface BatchOptions extends AnalyzeOptions {
@@ -112,9 +112,9 @@ export interface Job {
 
 /** One file, start to finish: analysis, pictures written, time taken. Never throws. */
 export async function analyzeFile(input: Input, job: Job): Promise<FileResult> {
-  const started = performance.now();
+  const started = now();
   const result = await runOne(input, job.all, job.options, job.toFolder);
-  return { ...result, analysis: { ...result.analysis, readings: null }, ms: performance.now() - started };
+  return { ...result, analysis: { ...result.analysis, readings: null }, ms: now() - started };
 }
 
 /** summary.json: per file its status, board size, certain cells, unreadable cells and time; then the totals. */

@@ -1,5 +1,5 @@
 import './threadpool';
-import { promises as fs } from 'node:fs';
+import * as fs from './files';
 import path from 'node:path';
 import yargs from 'yargs';
 import { expandInputs, runBatch, FileResult } from './batch';

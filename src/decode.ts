@@ -1,5 +1,6 @@
-import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
-import { isMainThread } from 'node:worker_threads';
+import { readFileSync, type Stats, statSync } from 'node:fs';
+import * as fs from './files';
+import { inBatchWorker } from './runtime';
 import type { Metadata } from 'sharp';
 import type { RgbaImage } from './types';
 import { MAX_PIXELS, readPlainPng, readPlainPngAsync } from './png';
@@ -16,7 +17,7 @@ export class DecodeError extends Error {}
  */
 export async function decode(input: string | Buffer): Promise<RgbaImage> {
   const bytes = typeof input === 'string' ? await readSmallFile(input) : input;
-  const plain = bytes && (isMainThread ? await readPlainPngAsync(bytes) : readPlainPng(bytes));
+  const plain = bytes && (inBatchWorker() ? readPlainPng(bytes) : await readPlainPngAsync(bytes));
   return plain ?? decodeBySharp(bytes ?? input);
 }
 
@@ -28,7 +29,7 @@ export async function decode(input: string | Buffer): Promise<RgbaImage> {
 async function readSmallFile(file: string): Promise<Buffer | null> {
   const small = (stat: Stats) => stat.isFile() && stat.size > 0 && stat.size <= READ_AT_ONCE;
   try {
-    if (!isMainThread) return small(statSync(file)) ? readFileSync(file) : null;
+    if (inBatchWorker()) return small(statSync(file)) ? readFileSync(file) : null;
     return small(await fs.stat(file)) ? await fs.readFile(file) : null;
   } catch {
     return null;

@@ -1,5 +1,6 @@
-import { promises as fs, renameSync, writeFileSync } from 'node:fs';
-import { isMainThread } from 'node:worker_threads';
+import { renameSync, writeFileSync } from 'node:fs';
+import * as fs from './files';
+import { inBatchWorker } from './runtime';
 import path from 'node:path';
 import type { Grid, Rect, RgbaImage } from './types';
 import type { Marks } from './marks';
@@ -171,7 +172,7 @@ export async function renderDebug(image: RgbaImage, view: DebugView): Promise<Bu
 export async function writeFileAtomic(target: string, bytes: Buffer | string): Promise<void> {
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
   try {
-    if (isMainThread) {
+    if (!inBatchWorker()) {
       await fs.writeFile(temp, bytes);
       await fs.rename(temp, target);
     } else {

@@ -1,10 +1,10 @@
 // `serve`'s answer to one uploaded screenshot: the CLI's analysis and annotated picture, as the page's JSON.
-import { performance } from 'node:perf_hooks';
 import { type AnalyzeOptions, analyzeImage } from './analyze';
 import { annotate } from './batch';
 import { boardText, type JsonResult, toJson } from './report';
 import { explainCell } from './explain';
 import { parseCellName } from './board';
+import { now } from './runtime';
 
 export interface PageOptions extends AnalyzeOptions {
   /** Draw the heat map of mine probabilities. */
@@ -36,7 +36,7 @@ export interface Answer {
 
 /** Analyses an uploaded screenshot in memory. A screenshot that cannot be analysed is an answer (4xx), not a throw. */
 export async function analyzeUpload(bytes: Buffer, options: PageOptions): Promise<Answer> {
-  const started = performance.now();
+  const started = now();
   const { analysis, image } = await analyzeImage(bytes, 'upload', options);
   if (analysis.status === 'error' || !image || !analysis.grid || !analysis.deductions) {
     const error = analysis.error ?? 'no board found';
@@ -50,7 +50,7 @@ export async function analyzeUpload(bytes: Buffer, options: PageOptions): Promis
     boardText: boardText(analysis),
     explanations,
     conflictText: analysis.status === 'inconsistent' ? explainCell(analysis, [0, 0]) : null,
-    ms: Math.round(performance.now() - started),
+    ms: Math.round(now() - started),
   };
   return { code: 200, body };
 }

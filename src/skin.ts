@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import * as fs from './files';
 import path from 'node:path';
 import type { Cell, CounterFont, CounterModel, CounterPlace, FontGlyph, Skin, Template } from './types';
 import { glyphFromImage, shapeOf } from './glyphs';

@@ -1,11 +1,11 @@
 // Finds every deduction: an unknown is a certain mine (safe) exactly when assuming it safe (a mine) is UNSAT.
 // The only file that touches logic-solver. The solver knows no geometry, only constraints.
 import { debuglog } from 'node:util';
-import { performance } from 'node:perf_hooks';
 import type { Deductions, Problem } from './types';
 import { byRowCol, consistent, deduce, deducePartial, LIMITS, withFixed } from './certain';
 import { reduce, type Shape, shapeOf } from './space';
 import { plainAsm } from './asm';
+import { now } from './runtime';
 
 const trace = debuglog('mine-assist');
 
@@ -133,7 +133,7 @@ export function solve(problem: Problem, options: SolveOptions = {}): Deductions 
     const claimed = deduce(problem, options.limits);
     if (claimed && satConfirms(reduced.problem, claimed)) return claimed;
     if (claimed) trace('solve: SAT does not confirm the counting engine: backbone');
-    return withFixed(satBackbone(reduced.problem, performance.now() + SAT_MS), reduced.fixed);
+    return withFixed(satBackbone(reduced.problem, now() + SAT_MS), reduced.fixed);
   } catch (err) {
     trace('solve: SAT backbone gave up: %s', err instanceof OutOfTime ? 'time limit' : String(err));
     session = undefined;
@@ -272,7 +272,7 @@ function probeAll(call: Call, shape: Shape, subjects: Subject[], deadline: numbe
   observe(first, call, shape, subjects);
   const undecided = () => subjects.filter((s) => !(s.seenMine && s.seenSafe));
   for (let open = undecided(); open.length > 0; ) {
-    if (performance.now() > deadline) throw new OutOfTime();
+    if (now() > deadline) throw new OutOfTime();
     const unseen = open.map((s) => (s.seenMine ? s.safe : s.mine));
     const probe = call.fresh();
     solver.require(Logic.or(-probe, active), Logic.or(-probe, unseen));

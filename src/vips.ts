@@ -1,7 +1,7 @@
 // sharp (libvips) loaded on first use: ~40 ms of a start. A batch's main thread, which hands every file to the
 // workers, never loads it, nor does a run whose marks were all drawn before (tilecache.ts).
-import { isMainThread } from 'node:worker_threads';
 import type Sharp from 'sharp';
+import { inBatchWorker } from './runtime';
 
 let loaded: typeof Sharp | undefined;
 
@@ -11,7 +11,7 @@ export function vips(): typeof Sharp {
     // The workers already keep every core busy: libvips splitting each image across the cores as well only adds
     // contention (the setting is the process's, and in a batch only the workers call libvips). sharp starts at 1 by
     // itself on glibc, but not when MALLOC_ARENA_MAX is set (as Usage suggests for big batches) nor on musl.
-    if (!isMainThread) loaded.concurrency(1);
+    if (inBatchWorker()) loaded.concurrency(1);
   }
   return loaded;
 }

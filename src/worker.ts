@@ -4,7 +4,9 @@ import { analyzeFile, type Input, type Job } from './batch';
 import { findOpenCvOutlinesWith } from './locate';
 import type { Rect, RgbaImage } from './types';
 import { takeTiles } from './tilecache';
+import { becomeBatchWorker } from './runtime';
 
+becomeBatchWorker();
 const job = workerData as Job;
 
 /** OpenCV's outlines come from the main thread (workers.ts): one OpenCV for all workers, not one each. */
