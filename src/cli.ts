@@ -1,7 +1,8 @@
 import './threadpool';
 import * as fs from './files';
 import path from 'node:path';
-import yargs from 'yargs';
+import type Yargs from 'yargs';
+import { ANALYZE_OPTIONS, type AnalyzeArgs, plainAnalyzeArgs } from './args';
 import { expandInputs, runBatch, FileResult } from './batch';
 import { learn } from './learn';
 import { parseBoard } from './board';
@@ -9,7 +10,7 @@ import { saveSkin } from './skin';
 import { batchSummary, boardText, summaryLine, toJson } from './report';
 import { progressBar } from './progress';
 import { explainCell } from './explain';
-import { EXPORT_FORMATS, type ExportFormat, exportBoard } from './export';
+import { type ExportFormat, exportBoard } from './export';
 import type { Coord } from './types';
 
 export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3 } as const;
@@ -22,8 +23,10 @@ class UsageError extends Error {}
 /** Runs the command line; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
+    const plain = plainAnalyzeArgs(argv);
+    if (plain) return await analyzeCommand(plain);
     let code: number = EXIT.ok;
-    await parser(argv, (c) => (code = c)).parseAsync();
+    await parser(argv, analyzeCommand, (c) => (code = c)).parseAsync();
     return code;
   } catch (err) {
     if (err instanceof UsageError) {
@@ -35,7 +38,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-function parser(argv: string[], setCode: (code: number) => void) {
+/** yargs' reading of the command line; the analysis command's arguments go to `analyze`. */
+export function parser(argv: string[], analyze: (args: AnalyzeArgs) => Promise<number>, setCode: (code: number) => void) {
+  const yargs = require('yargs') as typeof Yargs; // eslint-disable-line @typescript-eslint/no-require-imports
   return yargs(argv)
     .scriptName('mine-assist')
     // Every message of ours is English; yargs' own headings follow (the bundle carries no locale files).
@@ -43,19 +48,8 @@ function parser(argv: string[], setCode: (code: number) => void) {
     .usage('$0 <image|dir|board.txt>... [options]\n\nFinds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly mines or certainly safe, and writes <name>.annotated.png beside the input with them marked (red disc = mine, green check = safe, orange dashed frame = unreadable, blue ? = best guess when nothing is certainly safe, yellow frames = counts that contradict each other). A board text file (.txt) runs the solver alone.')
     .command('$0 <inputs..>', false, (y) => y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'screenshots, folders of screenshots, or board text files' })
-      .option('o', { alias: 'output', type: 'string', describe: 'output file (one input) or folder (several inputs)' })
-      .option('skin', { type: 'string', describe: 'built-in skin name, skin folder, or none (read without a skin: only what it is sure of) (default: best fit of the built-in skins, skin-free if none fits)' })
-      .option('mines', { type: 'number', describe: 'total mines in the game, flags included (adds count-only deductions, and probabilities away from the numbers)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print one JSON object per input (an array for several)' })
-      .option('board', { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' })
-      .option('trust-flags', { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints (listed as trusted, not checked)' })
-      .option('r', { alias: 'recursive', type: 'boolean', default: false, describe: 'also the images in subfolders of a folder given (outputs mirror the subfolders under -o)' })
-      .option('jobs', { type: 'number', describe: 'files analysed at once in a batch, each in a worker thread (default: the CPU cores for 8 files or more)' })
-      .option('debug', { type: 'boolean', default: false, describe: 'also write <name>.debug.png: the located region, the fitted grid, and per cell its reading and match margin (attach it to a bug report)' })
-      .option('probabilities', { type: 'boolean', default: false, describe: 'draw the mine probability (%) of every uncertain hidden cell as a heat map' })
-      .option('explain', { type: 'string', describe: 'print, in words, why cell ROW,COL (from 0) is certain, or its mine probability' })
-      .option('export', { choices: EXPORT_FORMATS, describe: 'print the read board as a JSMinesweeper .mine file or a minesweepr ascii board' }), async (args) => {
-      setCode(await analyzeCommand(args as unknown as AnalyzeArgs));
+      .options(ANALYZE_OPTIONS), async (args) => {
+      setCode(await analyze(args as unknown as AnalyzeArgs));
     })
     .command('learn <images..>', 'build a skin from screenshots and their board texts', (y) => y
       .positional('images', { type: 'string', array: true, demandOption: true, describe: 'screenshots of one game' })
@@ -85,22 +79,6 @@ function parser(argv: string[], setCode: (code: number) => void) {
       if (err) throw err;
       throw new UsageError(message);
     });
-}
-
-interface AnalyzeArgs {
-  inputs: string[];
-  output?: string;
-  skin?: string;
-  mines?: number;
-  json: boolean;
-  board: boolean;
-  trustFlags: boolean;
-  probabilities: boolean;
-  debug: boolean;
-  recursive: boolean;
-  jobs?: number;
-  explain?: string;
-  export?: ExportFormat;
 }
 
 async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
