@@ -69,7 +69,9 @@ for (const name of ['cli', 'worker']) {
   }).then(({ outputFiles }) => {
     // esbuild escapes what is not ASCII in code, not in comments: escaped there too, the whole file is ASCII, which
     // src/codecache.ts reads as one-byte text (a single other character makes V8 hold all 1.5 MB in two bytes each)
-    fs.writeFileSync(outfile, outputFiles[0].text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    const ascii = outputFiles[0].text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    // the CLI's inside node's module wrapper, compiled as read (src/codecache.ts); a worker's is loaded by node
+    fs.writeFileSync(outfile, name === 'cli' ? require('node:module').wrap(ascii) : ascii);
   }).catch(() => {
     process.exitCode = 1;
   });

@@ -38,13 +38,22 @@ test('the bundle is ASCII, read as one-byte text; one that is not still loads, f
   const source = readFileSync(BUNDLE);
   expect(isAscii(source)).toBe(true);
   const wide = path.join(dir, 'wide.js');
-  writeFileSync(wide, `// caf\u00e9 \u2019\n${source.toString('latin1')}`);
+  writeFileSync(wide, source.toString('latin1').replace('"use strict";', '"use strict";\n// caf\u00e9 \u2019'));
   expect(load(wide, CACHE).main).toBe('function');
   const wideCache = path.join(dir, 'wide.cache');
   const script = `const c = require(${JSON.stringify(path.join(DIST, 'codecache.js'))}); const l = c.requireCached(${JSON.stringify(wide)}, '/nonexistent');
     require('node:fs').writeFileSync(${JSON.stringify(wideCache)}, c.codeCacheOf(l, ${JSON.stringify(wide)}));`;
   expect(spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stderr).toBe('');
   expect(load(wide, wideCache)).toEqual({ cached: true, main: 'function' });
+});
+
+test('the bundle is written inside node\'s module wrapper, compiled as read; a module\'s plain text is wrapped', () => {
+  const text = readFileSync(BUNDLE, 'latin1');
+  expect(text.startsWith('(function (exports, require, module, __filename, __dirname) { "use strict";')).toBe(true);
+  expect(text.endsWith('\n});')).toBe(true);
+  const plain = path.join(dir, 'plain.js');
+  writeFileSync(plain, '"use strict";\nexports.main = function main() {};\n');
+  expect(load(plain, '/nonexistent')).toEqual({ cached: false, main: 'function' });
 });
 
 test('a cache made from another bundle of the same length is not used: the bundle is compiled as usual', () => {
