@@ -8,6 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
+const { wrapModule } = require('../dist/codecache.js');
 
 const root = path.join(__dirname, '..');
 const SHARP_FILE = /[\\/]node_modules[\\/]sharp[\\/]dist[\\/][^\\/]+\.cjs$/;
@@ -71,7 +72,7 @@ for (const name of ['cli', 'worker']) {
     // src/codecache.ts reads as one-byte text (a single other character makes V8 hold all 1.5 MB in two bytes each)
     const ascii = outputFiles[0].text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     // the CLI's inside node's module wrapper, compiled as read (src/codecache.ts); a worker's is loaded by node
-    fs.writeFileSync(outfile, name === 'cli' ? require('node:module').wrap(ascii) : ascii);
+    fs.writeFileSync(outfile, name === 'cli' ? wrapModule(ascii) : ascii);
   }).catch(() => {
     process.exitCode = 1;
   });
