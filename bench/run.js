@@ -68,18 +68,29 @@ async function stages(file, skinName) {
   return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
 }
 
-/** Runs of the CLI per case: a fresh process swings by ±15 % from one run to the next here. */
+/** Runs of the CLI per case, each way: a fresh process swings by ±15 % from one run to the next here. */
 const WHOLE_RUNS = 15;
 
-/** @param {string[]} args @param {string} cache where the marks' tiles are kept (src/tilecache.ts), or 'off' */
+/**
+ * The CLI's whole process, median of WHOLE_RUNS: as a first run (no tiles kept, `MINE_ASSIST_CACHE=off`) and with the
+ * marks' tiles kept by an earlier run (one untimed run keeps them first), the two alternating so that the machine's
+ * drift falls on both alike.
+ * @param {string[]} args @param {string} cache where the marks' tiles are kept (src/tilecache.ts)
+ */
 function wholeProcess(args, cache) {
-  const runs = [];
-  for (let i = 0; i < WHOLE_RUNS; i++) {
+  const run = (/** @type {string} */ tiles) => {
     const t = performance.now();
-    execFileSync(process.execPath, [path.join(ROOT, 'bin/mine-assist.js'), ...args], { stdio: 'ignore', env: { ...process.env, MINE_ASSIST_CACHE: cache } });
-    runs.push(performance.now() - t);
+    execFileSync(process.execPath, [path.join(ROOT, 'bin/mine-assist.js'), ...args], { stdio: 'ignore', env: { ...process.env, MINE_ASSIST_CACHE: tiles } });
+    return performance.now() - t;
+  };
+  run(cache);
+  const first = [];
+  const kept = [];
+  for (let i = 0; i < WHOLE_RUNS; i++) {
+    first.push(run('off'));
+    kept.push(run(cache));
   }
-  return median(runs);
+  return { first: median(first), kept: median(kept) };
 }
 
 async function main() {
@@ -100,15 +111,14 @@ async function main() {
     const s = await stages(c.file, c.skin);
     const out = path.join(tmp, 'out.png');
     const args = [c.file, '-o', out, ...(c.skin ? ['--skin', c.skin] : [])];
-    const first = wholeProcess(args, 'off');
-    const kept = wholeProcess(args, /** @type {string} */ (process.env.MINE_ASSIST_CACHE));
+    const { first, kept } = wholeProcess(args, /** @type {string} */ (process.env.MINE_ASSIST_CACHE));
     rows.push({ case: c.name, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.toFixed(1)])), 'whole process': kept.toFixed(0), 'whole, no tiles kept': first.toFixed(0) });
   }
   const heldOut = await heldOutTable();
   const copies = await copiesTable();
   const batch = await batchTable(tmp, fs.existsSync(mine01) ? { file: mine01, skin: path.join(tmp, 'win7') } : null);
   fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = what a batch does with a file it has read: analyzeImage with the CLI's defaults, then the annotated PNG; --json adds each deduction's reasons; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js, the marks' tiles kept on disk from an earlier run, as for any screenshot after the first of a game at one size; no tiles kept: as a first run, sharp loaded to draw them), node ${process.version}, ${os.cpus().length} cores`);
+  console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = what a batch does with a file it has read: analyzeImage with the CLI's defaults, then the annotated PNG; --json adds each deduction's reasons; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js each way, alternating: the marks' tiles kept on disk from an earlier run, as for any screenshot after the first of a game at one size; no tiles kept: as a first run, sharp loaded to draw them), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
   console.log('\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one process after 5 warm-ups: analyzed and annotated as a batch does, ms per screenshot');
   console.table(heldOut);
