@@ -40,7 +40,7 @@ export function requireCached(file = CLI_BUNDLE, cacheFile = CLI_CACHE): Loaded 
   // the cache records V8's flags: they must be as they will be once the solver has loaded (solve.ts)
   plainAsm();
   // The cache is read into the bundle's bytes once they are text: each page of memory a process touches for the
-  // first time costs ~10 µs here, and the cache's ~260 of them were ~3 ms of every run.
+  // first time costs ~15 µs here, and the cache's ~260 of them were ~4 ms of every run.
   const buffer = Buffer.allocUnsafeSlow(Math.max(sizeOf(file), sizeOf(cacheFile)));
   const source = readInto(buffer, file);
   const bundleCrc = crc32(source);
@@ -97,8 +97,8 @@ function digestOf(source: Buffer, data: Buffer): Buffer {
 }
 
 function digest(bundleCrc: number, data: Buffer): Buffer {
-  const digest = Buffer.alloc(DIGEST);
-  digest.writeUInt32BE(bundleCrc, 0);
-  digest.writeUInt32BE(crc32(data), 4);
-  return digest;
+  const out = Buffer.alloc(DIGEST);
+  out.writeUInt32BE(bundleCrc, 0);
+  out.writeUInt32BE(crc32(data), 4);
+  return out;
 }

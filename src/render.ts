@@ -172,12 +172,12 @@ export async function renderDebug(image: RgbaImage, view: DebugView): Promise<Bu
 export async function writeFileAtomic(target: string, bytes: Buffer | string): Promise<void> {
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
   try {
-    if (!inBatchWorker()) {
-      await fs.writeFile(temp, bytes);
-      await fs.rename(temp, target);
-    } else {
+    if (inBatchWorker()) {
       writeFileSync(temp, bytes);
       renameSync(temp, target);
+    } else {
+      await fs.writeFile(temp, bytes);
+      await fs.rename(temp, target);
     }
   } catch (err) {
     await fs.rm(temp, { force: true });
