@@ -117,6 +117,28 @@ const SAT_MS = 1500;
 class OutOfTime extends Error {}
 
 export function solve(problem: Problem, options: SolveOptions = {}): Deductions {
+  return minisatQuiet(() => solveWith(problem, options));
+}
+
+/**
+ * logic-solver's MiniSat says what it has to say with console.log: an abort (its fixed 64 MB heap full) would
+ * print two lines into the middle of --json's output. While it runs they go to the trace; a session that threw
+ * is not used again.
+ */
+function minisatQuiet<T>(run: () => T): T {
+  const log = console.log;
+  console.log = (...said: unknown[]) => trace('solve: MiniSat said %s', said.join(' '));
+  try {
+    return run();
+  } catch (err) {
+    session = undefined;
+    throw err;
+  } finally {
+    console.log = log;
+  }
+}
+
+function solveWith(problem: Problem, options: SolveOptions): Deductions {
   if (options.engine === 'sat') return satBackbone(problem, Infinity);
   const counted = () => deduce(problem, options.limits) ?? deducePartial(problem, options.limits);
   if (options.engine === 'count') return counted();
@@ -304,5 +326,5 @@ function observe(solution: Solution, call: Call, shape: Shape, subjects: Subject
  * `solve`, for a caller with time on its hands (waiting for a screenshot to decode).
  */
 export function warmSolver(): void {
-  session ??= newSession(loadLogic());
+  minisatQuiet(() => (session ??= newSession(loadLogic())));
 }

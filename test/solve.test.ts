@@ -90,6 +90,44 @@ describe('expert boards (16x30, 99 mines)', () => {
   });
 });
 
+describe('MiniSat aborting', () => {
+  test('what it prints stays off stdout, the counting engine answers, and the next call has a fresh MiniSat', () => {
+    type Solver = { solveAssuming(...args: unknown[]): unknown; _minisat: { _C: { abort(what: string): never } } };
+    const Logic = require('logic-solver') as { Solver: { prototype: Solver } }; // eslint-disable-line @typescript-eslint/no-require-imports
+    const game = randomGame(mulberry32(SEED * 17), 16, 30, 99, 4);
+    const problem = encode(game.board, { totalMines: 99 });
+    const expected = solve(problem);
+    expect(expected.mines.length + expected.safe.length).toBeGreaterThan(0);
+    const log = jest.spyOn(console, 'log');
+    const { solveAssuming } = Logic.Solver.prototype;
+    const aborted = new Set<unknown>();
+    try {
+      // MiniSat's own abort, as when its heap is full: it prints the message twice (console.log), then throws
+      Logic.Solver.prototype.solveAssuming = function (this: Solver) {
+        aborted.add(this);
+        return this._minisat._C.abort('Cannot enlarge memory arrays (a test)');
+      };
+      expect(solve(problem)).toEqual(expected);
+      expect(solve(problem, { engine: 'count' })).toEqual(expected);
+      expect(() => solve(problem, { engine: 'sat' })).toThrow();
+      expect(aborted.size).toBe(2);
+    } finally {
+      Logic.Solver.prototype.solveAssuming = solveAssuming;
+    }
+    expect(log).not.toHaveBeenCalled();
+    log.mockRestore();
+    const seen: unknown[] = [];
+    const spy = jest.spyOn(Logic.Solver.prototype, 'solveAssuming').mockImplementation(function (this: Solver, ...args: unknown[]) {
+      seen.push(this);
+      return solveAssuming.apply(this, args);
+    });
+    expect(solve(problem, { engine: 'sat' })).toEqual(expected);
+    spy.mockRestore();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.some((solver) => aborted.has(solver))).toBe(false);
+  });
+});
+
 function isMine(game: Game, name: string): boolean {
   const [r, c] = parseCellName(name);
   return game.mine[r][c];
