@@ -1,7 +1,7 @@
 // Tiles (a mark's or a legend piece's picture, render.ts) kept on disk between runs: screenshots of one game at one
 // size are marked with the same few tiles, so a run that finds all of its tiles here never loads sharp (~60 ms of a
-// fresh run). A tile is named by its size and SVG; the file also records the sharp that drew them, and is passed
-// over when another did. Where: $MINE_ASSIST_CACHE, else $XDG_CACHE_HOME/mine-assist, else ~/.cache/mine-assist;
+// fresh run). A tile is named by its size and SVG; the file also records the sharp that drew them and the state of
+// the fonts their text was set in, and is passed over when either has changed. Where: $MINE_ASSIST_CACHE, else $XDG_CACHE_HOME/mine-assist, else ~/.cache/mine-assist;
 // MINE_ASSIST_CACHE=off keeps nothing. The cache is a help only: a file that cannot be read or written is ignored.
 // Only the main thread writes it, once a run: a batch's workers hand it the tiles they drew (`takeTiles`).
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -133,17 +133,45 @@ function cacheDir(): string | null {
   return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'mine-assist');
 }
 
-let drawer: string | undefined;
+let sharpVersion: string | undefined;
+
+/** What drew the tiles: the sharp this package pins, and the fonts as they are now (read anew each time). */
+function drawnBy(): string {
+  return `sharp ${(sharpVersion ??= pinnedSharp())}; fonts ${fontsStamp()}`;
+}
 
 /** The sharp (and so libvips) this package pins, from its package.json: sharp itself is not loaded to ask. */
-function drawnBy(): string {
-  if (drawer === undefined) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-      drawer = `sharp ${pkg.dependencies?.sharp ?? '?'}`;
-    } catch {
-      drawer = 'sharp ?';
-    }
+function pinnedSharp(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    return pkg.dependencies?.sharp ?? '?';
+  } catch {
+    return '?';
   }
-  return drawer;
+}
+
+/**
+ * When each folder that holds fonts or fontconfig's caches last changed ('-': none): a font installed or removed
+ * (a package's fonts come with fontconfig's caches made anew) changes one, and the text in the tiles is set again.
+ */
+function fontsStamp(): string {
+  return fontFolders().map((dir) => {
+    try {
+      return String(Math.trunc(statSync(dir).mtimeMs));
+    } catch {
+      return '-';
+    }
+  }).join(',');
+}
+
+function fontFolders(): string[] {
+  const home = os.homedir();
+  const cache = process.env.XDG_CACHE_HOME || path.join(home, '.cache');
+  if (process.platform === 'darwin') return ['/System/Library/Fonts', '/Library/Fonts', path.join(home, 'Library', 'Fonts'), path.join(cache, 'fontconfig')];
+  if (process.platform === 'win32') {
+    const windows = process.env.WINDIR || 'C:\\Windows';
+    return [path.join(windows, 'Fonts'), path.join(process.env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'Microsoft', 'Windows', 'Fonts')];
+  }
+  const data = process.env.XDG_DATA_HOME || path.join(home, '.local', 'share');
+  return ['/usr/share/fonts', '/usr/local/share/fonts', path.join(data, 'fonts'), path.join(home, '.fonts'), '/var/cache/fontconfig', path.join(cache, 'fontconfig')];
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { FIXTURES, tempDir } from './helpers';
@@ -87,6 +87,22 @@ test('a damaged file, tiles another sharp drew, or a file far too large are pass
   expect(afterLarge.sharp).toBe(true);
   expect(afterLarge.png.equals(fresh)).toBe(true);
   expect(readFileSync(file).length).toBeLessThan(1 << 20);
+});
+
+test('tiles set in fonts that have changed since (a font installed: fontconfig\'s caches made anew) are drawn again', () => {
+  const fresh = annotate({ MINE_ASSIST_CACHE: 'off' }).png;
+  const cache = path.join(tmp.dir, 'fonts');
+  // fontconfig's cache of the user's fonts is in $XDG_CACHE_HOME/fontconfig, a folder the tiles' stamp looks at
+  const env = { MINE_ASSIST_CACHE: path.join(cache, 'tiles'), XDG_CACHE_HOME: cache };
+  expect(annotate(env).sharp).toBe(true);
+  expect(annotate(env).sharp).toBe(false);
+  const fontconfig = path.join(cache, 'fontconfig');
+  mkdirSync(fontconfig, { recursive: true });
+  utimesSync(fontconfig, new Date(2001, 0, 1), new Date(2001, 0, 1));
+  const afterFonts = annotate(env);
+  expect(afterFonts.sharp).toBe(true);
+  expect(afterFonts.png.equals(fresh)).toBe(true);
+  expect(annotate(env).sharp).toBe(false);
 });
 
 test('the file keeps about 512 KB of tiles, the least recently used dropped first', () => {
