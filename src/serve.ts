@@ -10,6 +10,7 @@ import { locate } from './locate';
 import { availableParallelism } from './workers';
 import { isImageType, Queue, readBody } from './serve-upload';
 import { analyzeUpload, type PageOptions } from './serve-reply';
+import { writeTiles } from './tilecache';
 
 export const DEFAULT_PORT = 7357;
 /** Uploads larger than this are refused (413). */
@@ -168,6 +169,8 @@ async function upload(req: http.IncomingMessage, res: http.ServerResponse, param
   if (context.queue.full) return send(res, 503, { status: 'error', error: 'the server is busy: try again in a moment' });
   const answer = await context.queue.run(() => analyzeUpload(body.bytes, options));
   send(res, answer.code, answer.body);
+  // tiles this answer drew, kept on disk for the next run (the CLI's, or the server's after a restart)
+  writeTiles();
 }
 
 /** The page's options from the query string (`mines`, `trustFlags`, `skin`, `probabilities`); a string says what is wrong. */

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -103,6 +103,31 @@ test('tiles set in fonts that have changed since (a font installed: fontconfig\'
   expect(afterFonts.sharp).toBe(true);
   expect(afterFonts.png.equals(fresh)).toBe(true);
   expect(annotate(env).sharp).toBe(false);
+});
+
+test('`serve` keeps the tiles it drew: the CLI then draws the same screenshot without loading sharp', async () => {
+  const cache = path.join(tmp.dir, 'served');
+  const server = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, MINE_ASSIST_CACHE: cache } });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let said = '';
+      server.stdout.on('data', (chunk: Buffer) => {
+        said += chunk.toString();
+        const found = /open (http:\/\/\S+)/.exec(said);
+        if (found) resolve(found[1]);
+      });
+      server.on('exit', (code) => reject(new Error(`serve exited (${code})`)));
+    });
+    const reply = await fetch(new URL('/api/analyze', url), { method: 'POST', body: readFileSync(SHOT), headers: { 'Content-Type': 'image/png' } });
+    expect(reply.status).toBe(200);
+    await reply.json();
+  } finally {
+    server.kill();
+  }
+  expect(existsSync(path.join(cache, 'tiles.bin'))).toBe(true);
+  const cli = annotate({ MINE_ASSIST_CACHE: cache });
+  expect(cli.sharp).toBe(false);
+  expect(cli.png.equals(annotate({ MINE_ASSIST_CACHE: 'off' }).png)).toBe(true);
 });
 
 test('the file keeps about 512 KB of tiles, the least recently used dropped first', () => {
