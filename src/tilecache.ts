@@ -1,10 +1,10 @@
 // Tiles (a mark's or a legend piece's picture, render.ts) kept on disk between runs: screenshots of one game at one
 // size are marked with the same few tiles, so a run that finds all of its tiles here never loads sharp (~60 ms of a
 // fresh run). A tile is named by its size and SVG; the file also records the sharp that drew them and the state of
-// the fonts their text was set in, and is passed over when either has changed. Where: $MINE_ASSIST_CACHE, else $XDG_CACHE_HOME/mine-assist, else ~/.cache/mine-assist;
-// MINE_ASSIST_CACHE=off keeps nothing. The cache is a help only: a file that cannot be read or written is ignored.
-// Only the main thread writes it: once a run (a batch's workers hand it the tiles they drew, `takeTiles`), and
-// `serve` after each answer.
+// the fonts their text was set in, and is passed over when either has changed. Where: $MINE_ASSIST_CACHE, else
+// $XDG_CACHE_HOME/mine-assist, else ~/.cache/mine-assist; MINE_ASSIST_CACHE=off keeps nothing. The cache is a help
+// only: a file that cannot be read or written is ignored. Only the main thread writes it: once a run (a batch's
+// workers hand it the tiles they drew, `takeTiles`), and `serve` after each answer.
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
