@@ -202,15 +202,90 @@ const BLOCKS: i32 = 4;
 const SLACK: f64 = 1e-6;
 
 /**
+ * Where the JS side writes what `nearestCells` measures, `count` cells of a grid of `cols` × `rows`: each cell's
+ * row and column (i32), the order to measure them in (i32 indices), the grid's column lefts and row tops (f64,
+ * used when it has them), and each cell's distance as far as known (f64, NaN: not yet), by row × cols + col.
+ */
+export function cellsInput(count: i32, cols: i32, rows: i32): usize {
+  const at = scratchAt();
+  reserve(cellsFree(at, count, cols, rows));
+  return at;
+}
+
+function cellsOrder(at: usize, count: i32): usize {
+  return at + 8 * <usize>count;
+}
+
+function cellsLefts(at: usize, count: i32): usize {
+  return (cellsOrder(at, count) + 4 * <usize>count + 7) & ~7;
+}
+
+function cellsTops(at: usize, count: i32, cols: i32): usize {
+  return cellsLefts(at, count) + 8 * <usize>cols;
+}
+
+function cellsKnown(at: usize, count: i32, cols: i32, rows: i32): usize {
+  return cellsTops(at, count, cols) + 8 * <usize>rows;
+}
+
+function cellsFree(at: usize, count: i32, cols: i32, rows: i32): usize {
+  return (cellsKnown(at, count, cols, rows) + 8 * <usize>rows * <usize>cols + 15) & ~15;
+}
+
+/** `nearestCells`' ways to stop early (0: none; src/patch.ts's CELLS_STOP). */
+const STOP_SUM: i32 = 1;
+const STOP_OVER: i32 = 2;
+
+/**
+ * `nearestFrom` for each cell written at `cellsInput`, in the order written there when `ordered` (else in turn), on the
+ * grid from (left, top) at pitchX × pitchY (its lefts and tops as written, when `linedX` / `linedY`), each cell inset
+ * by `inset` of the pitch on every side: a cell whose distance is known is not measured again, and one measured is
+ * written there. With `stop` STOP_SUM, it stops as soon as the distances so far sum to `limit` or more; with
+ * STOP_OVER, as soon as `enough` of them are over `limit`. Returns 1 when it stopped so, else 0.
+ */
+export function nearestCells(slot: i32, w: i32, h: i32, count: i32, cols: i32, rows: i32, left: f64, top: f64, pitchX: f64, pitchY: f64,
+  linedX: bool, linedY: bool, inset: f64, ordered: bool, stop: i32, limit: f64, enough: i32): i32 {
+  useImage(slot, w, h);
+  const at = scratchAt();
+  const order = cellsOrder(at, count);
+  const lefts = cellsLefts(at, count);
+  const tops = cellsTops(at, count, cols);
+  const known = cellsKnown(at, count, cols, rows);
+  const free = cellsFree(at, count, cols, rows);
+  const spanX = pitchX * (1 - 2 * inset);
+  const spanY = pitchY * (1 - 2 * inset);
+  let sum: f64 = 0;
+  let over = 0;
+  for (let k = 0; k < count; k++) {
+    const i = ordered ? load<i32>(order + 4 * <usize>k) : k;
+    const row = load<i32>(at + 8 * <usize>i);
+    const col = load<i32>(at + 8 * <usize>i, 4);
+    const slotAt = known + 8 * (<usize>row * <usize>cols + <usize>col);
+    let distance = load<f64>(slotAt);
+    if (isNaN(distance)) {
+      const cellLeft = linedX ? load<f64>(lefts + 8 * <usize>col) : left + <f64>col * pitchX;
+      const cellTop = linedY ? load<f64>(tops + 8 * <usize>row) : top + <f64>row * pitchY;
+      distance = nearestFrom(cellLeft + inset * pitchX, spanX, cellTop + inset * pitchY, spanY, free);
+      store<f64>(slotAt, distance);
+    }
+    if (stop == STOP_SUM) {
+      sum += distance;
+      if (sum >= limit) return 1;
+    } else if (stop == STOP_OVER && distance > limit && ++over >= enough) return 1;
+  }
+  return 0;
+}
+
+/**
  * The cell's distance to its nearest template (of the skin written by `skin`): the cell's patch at each
  * template size and its coarse view, every template's coarse lower bound; the nearest-looking template measured
- * first, then only those whose bound is under the nearest so far. The cell spans `spanX` × `spanY` from (left, top).
+ * first, then only those whose bound is under the nearest so far. The cell spans `spanX` × `spanY` from (left, top);
+ * the memory from `scratch` on is worked in.
  */
-export function nearest(slot: i32, w: i32, h: i32, left: f64, spanX: f64, top: f64, spanY: f64): f64 {
-  useImage(slot, w, h);
+function nearestFrom(left: f64, spanX: f64, top: f64, spanY: f64, scratch: usize): f64 {
   const groups = load<i32>(skinAt());
   // per group, in scratch: its patch, its coarse view, each template's bound
-  let free = scratchAt();
+  let free = scratch;
   for (let g = 0; g < groups; g++) {
     store<i32>(groupAt(g), <i32>free, 12);
     free += (recordBytes(load<i32>(groupAt(g))) + 8 * paddedCount(g) + 15) & ~15;

@@ -1,8 +1,7 @@
 // How well a grid sits on a skin: each cell's distance to its nearest template.
 import type { Coord, Grid, RgbaImage, Skin } from './types';
-import { cellLeft, cellTop } from './pixels';
-import { nearestTemplate } from './patch';
-import { prepareTemplates, type PreparedSkin } from './templates';
+import { CELLS_STOP, nearestCells } from './patch';
+import { prepareTemplates } from './templates';
 
 /**
  * Each cell's distance to its nearest template, as `classify` without search gives it, for less: only
@@ -10,8 +9,8 @@ import { prepareTemplates, type PreparedSkin } from './templates';
  * whose coarse distance, a lower bound, is under the nearest so far. How well a grid sits on a skin.
  */
 export function nearestDistances(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[]): number[] {
-  const prepared = prepareTemplates(skin, grid);
-  return cells.map(([row, col]) => nearestOf(image, grid, skin, prepared, row, col));
+  const known = measured(image, grid, skin, cells, undefined, CELLS_STOP.never, 0, 0).known;
+  return cells.map((cell) => known[cell[0] * grid.cols + cell[1]]);
 }
 
 /**
@@ -20,17 +19,10 @@ export function nearestDistances(image: RgbaImage, grid: Grid, skin: Skin, cells
  * measured in `order` (indices into `cells`; `worstFirst` tells a worse grid soonest) and summed in theirs.
  */
 export function meanNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], below = Infinity, order?: readonly number[]): number {
-  const prepared = prepareTemplates(skin, grid);
-  const most = below * cells.length;
-  const distances: number[] = [];
+  const { known, stopped } = measured(image, grid, skin, cells, order, CELLS_STOP.sum, below * cells.length, 0);
+  if (stopped) return Infinity;
   let sum = 0;
-  for (let k = 0; k < cells.length; k++) {
-    const i = order ? order[k] : k;
-    const [row, col] = cells[i];
-    sum += distances[i] = nearestOf(image, grid, skin, prepared, row, col);
-    if (sum >= most) return Infinity;
-  }
-  if (order) sum = distances.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < cells.length; i++) sum += known[cells[i][0] * grid.cols + cells[i][1]];
   return sum / Math.max(1, cells.length);
 }
 
@@ -45,17 +37,12 @@ export const BEYOND_ROUNDING = 1 + 1e-9;
  * median must too. Measured in `order`, as `meanNearest`.
  */
 export function medianNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], above = Infinity, order?: readonly number[]): number {
-  const prepared = prepareTemplates(skin, grid);
   const enough = cells.length - Math.floor(cells.length / 2);
-  const distances: number[] = [];
-  let over = 0;
-  for (let k = 0; k < cells.length; k++) {
-    const [row, col] = cells[order ? order[k] : k];
-    const distance = nearestOf(image, grid, skin, prepared, row, col);
-    if (distance > above && ++over >= enough) return Infinity;
-    distances.push(distance);
-  }
-  return distances.sort((a, b) => a - b)[Math.floor(distances.length / 2)] ?? 0;
+  const { known, stopped } = measured(image, grid, skin, cells, order, CELLS_STOP.over, above, enough);
+  if (stopped) return Infinity;
+  const distances = new Float64Array(cells.length);
+  for (let i = 0; i < cells.length; i++) distances[i] = known[cells[i][0] * grid.cols + cells[i][1]];
+  return distances.sort()[Math.floor(distances.length / 2)] ?? 0;
 }
 
 /** Indices of `cells`, those that fit `grid` worst first (ties in their order): an order for measuring grids near it. */
@@ -65,49 +52,27 @@ export function worstFirst(image: RgbaImage, grid: Grid, skin: Skin, cells: Coor
 }
 
 /**
- * One cell's distance, remembered per image and skin by the area it covers: the searches that place a grid
- * come back to the same places (a climb's neighbours, the grid before and after a step that changed nothing).
+ * The cells measured (nearestCells, patch.ts) into the grid's distances known so far, per image and skin: the
+ * searches that place a grid come back to the grids they measured (the grid just found better, measured whole to
+ * order the next; the grid before and after a step that changed nothing).
  */
-function nearestOf(image: RgbaImage, grid: Grid, skin: Skin, prepared: PreparedSkin, row: number, col: number): number {
-  const seen = memoOf(image, skin);
-  const left = cellLeft(grid, col);
-  const top = cellTop(grid, row);
-  const known = seen.get(left, top, grid.pitchX, grid.pitchY);
-  if (known !== undefined) return known;
-  const distance = nearestTemplate(image, grid, row, col, skin.inset, prepared);
-  seen.set(left, top, grid.pitchX, grid.pitchY, distance);
-  return distance;
+function measured(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], order: readonly number[] | undefined, stop: number, limit: number, enough: number) {
+  const known = knownOf(image, skin, grid);
+  const stopped = nearestCells(image, grid, skin.inset, prepareTemplates(skin, grid), cells, known, order, stop, limit, enough);
+  return { known, stopped };
 }
 
-/**
- * Numbers by four numbers, exactly (nested maps: a string key made of the four costs more than the lookups it
- * replaces before V8 has compiled this code).
- */
-class Areas {
-  private readonly byPitch = new Map<number, Map<number, Map<number, Map<number, number>>>>();
-
-  get(left: number, top: number, pitchX: number, pitchY: number): number | undefined {
-    return this.byPitch.get(pitchX)?.get(pitchY)?.get(left)?.get(top);
-  }
-
-  set(left: number, top: number, pitchX: number, pitchY: number, value: number): void {
-    const byPitchY = innerMap(this.byPitch, pitchX);
-    innerMap(innerMap(byPitchY, pitchY), left).set(top, value);
-  }
-}
-
-function innerMap<V>(map: Map<number, Map<number, V>>, key: number): Map<number, V> {
-  let inner = map.get(key);
-  if (!inner) map.set(key, (inner = new Map()));
-  return inner;
-}
-
-const memo = new WeakMap<RgbaImage, WeakMap<Skin, Areas>>();
-
-function memoOf(image: RgbaImage, skin: Skin): Areas {
+/** Each cell's distance on the grid (by row × cols + col), NaN until measured. */
+function knownOf(image: RgbaImage, skin: Skin, grid: Grid): Float64Array {
   let bySkin = memo.get(image);
   if (!bySkin) memo.set(image, (bySkin = new WeakMap()));
-  let seen = bySkin.get(skin);
-  if (!seen) bySkin.set(skin, (seen = new Areas()));
-  return seen;
+  let byGrid = bySkin.get(skin);
+  if (!byGrid) bySkin.set(skin, (byGrid = new Map()));
+  // numbers as text are exact (the shortest that reads back as the same float)
+  const key = `${grid.rows} ${grid.cols} ${grid.left} ${grid.top} ${grid.pitchX} ${grid.pitchY} ${grid.lefts ?? ''} ${grid.tops ?? ''}`;
+  let known = byGrid.get(key);
+  if (!known) byGrid.set(key, (known = new Float64Array(grid.rows * grid.cols).fill(NaN)));
+  return known;
 }
+
+const memo = new WeakMap<RgbaImage, WeakMap<Skin, Map<string, Float64Array>>>();

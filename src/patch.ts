@@ -1,6 +1,6 @@
 // A cell's pixels as a small fixed-size patch, and distances between patches: what templates are matched on.
 // Also the JS side of the cells' WebAssembly kernel (assembly/patch.ts), which does the per-pixel work.
-import type { Grid, RgbaImage } from './types';
+import type { Coord, Grid, RgbaImage } from './types';
 import type { PreparedSkin } from './templates';
 import { cellLeft, cellTop } from './pixels';
 import { Kernel } from './kernel';
@@ -42,7 +42,9 @@ interface PatchKernel {
   SMALL: { value: number };
   place(slot: number, width: number, height: number): number;
   skin(bytes: number): number;
-  nearest(slot: number, width: number, height: number, left: number, spanX: number, top: number, spanY: number): number;
+  cellsInput(count: number, cols: number, rows: number): number;
+  nearestCells(slot: number, width: number, height: number, count: number, cols: number, rows: number, left: number, top: number,
+    pitchX: number, pitchY: number, linedX: boolean, linedY: boolean, inset: number, ordered: boolean, stop: number, limit: number, enough: number): number;
   bounds(group: number): number;
   startCell(): void;
   measure(group: number, single: boolean, patchIndex: number): void;
@@ -76,17 +78,44 @@ function placed(image: RgbaImage): [PatchKernel, number] {
   return [kernel, slot];
 }
 
+/** How `nearestCells` may stop before measuring every cell (assembly/patch.ts's STOP_*). */
+export const CELLS_STOP = { never: 0, sum: 1, over: 2 } as const;
+
 /**
- * The cell's distance to its nearest prepared template: `nearestDistances` in nearest.ts, per cell, in
- * WebAssembly (assembly/patch.ts's `nearest`).
+ * Cells' distances to their nearest prepared templates, for src/nearest.ts: into `known` (by row × cols + col of
+ * the grid; NaN where not yet known), which also holds those measured before; measured in `order` (indices into
+ * `cells`) or in turn. With `stop` CELLS_STOP.sum it stops as soon as the distances so far sum to `limit` or more,
+ * with CELLS_STOP.over as soon as `enough` of them are over `limit`; returns whether it stopped so. In one call to
+ * the kernel (assembly/patch.ts's `nearestCells`): a call per cell cost more in JS than the measuring, until V8 had
+ * compiled it.
  */
-export function nearestTemplate(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, prepared: PreparedSkin): number {
+export function nearestCells(image: RgbaImage, grid: Grid, inset: number, prepared: PreparedSkin, cells: readonly Coord[], known: Float64Array,
+  order: readonly number[] | undefined, stop: number, limit: number, enough: number): boolean {
   try {
     const [kernel, slot] = placed(image);
     if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
-    return kernel.nearest(slot, image.width, image.height,
-      cellLeft(grid, col) + inset * grid.pitchX, grid.pitchX * (1 - 2 * inset),
-      cellTop(grid, row) + inset * grid.pitchY, grid.pitchY * (1 - 2 * inset));
+    const { rows, cols } = grid;
+    const count = cells.length;
+    const at = kernel.cellsInput(count, cols, rows);
+    const ints = new Int32Array(kernel.memory.buffer, at, 3 * count);
+    for (let i = 0; i < count; i++) {
+      const row = cells[i][0];
+      const col = cells[i][1];
+      if (!(row >= 0 && row < rows && col >= 0 && col < cols)) throw new RangeError(`cell ${row},${col} is not on the ${rows}×${cols} grid`);
+      ints[2 * i] = row;
+      ints[2 * i + 1] = col;
+    }
+    if (order) for (let k = 0; k < count; k++) ints[2 * count + k] = order[k];
+    // the lefts, the tops, what is known: from the next multiple of 8 bytes
+    const floatsAt = (at + 12 * count + 7) & ~7;
+    const floats = new Float64Array(kernel.memory.buffer, floatsAt, cols + rows + rows * cols);
+    if (grid.lefts) for (let c = 0; c < cols; c++) floats[c] = cellLeft(grid, c);
+    if (grid.tops) for (let r = 0; r < rows; r++) floats[cols + r] = cellTop(grid, r);
+    floats.set(known, cols + rows);
+    const stopped = kernel.nearestCells(slot, image.width, image.height, count, cols, rows, grid.left, grid.top, grid.pitchX, grid.pitchY,
+      grid.lefts !== undefined, grid.tops !== undefined, inset, order !== undefined, stop, limit, enough);
+    known.set(new Float64Array(kernel.memory.buffer, floatsAt + 8 * (cols + rows), rows * cols));
+    return stopped === 1;
   } catch (err) {
     dropKernel();
     throw err;

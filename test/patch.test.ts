@@ -145,6 +145,11 @@ test('a sample\'s fit is the same float measured worst-first, and a limit stops 
     for (const limit of [mean * 0.99, mean * 1.01]) expect(meanNearest(image, g, skin, cells, limit, order)).toBe(mean < limit ? mean : Infinity);
     for (const limit of [median * 0.99, median * 1.01]) expect(medianNearest(image, g, skin, cells, limit, order)).toBe(median <= limit ? median : Infinity);
   }
+  // measured after the cells a stopped measure left known: the same floats
+  const fresh = { ...grid, left: grid.left + 0.25 };
+  expect(meanNearest(image, fresh, skin, cells, 0)).toBe(Infinity);
+  expect(nearestDistances(image, fresh, skin, cells)).toEqual(nearestDistances(image, { ...fresh, rows: 17 }, skin, cells));
+  expect(() => nearestDistances(image, grid, skin, [[16, 0]])).toThrow(RangeError);
 });
 
 // Each cell's distance to its nearest template, which the kernel finds passing over templates by their coarse
