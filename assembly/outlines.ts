@@ -352,3 +352,172 @@ function boxRegions(boxes: usize, runs: i32): void {
     }
   }
 }
+
+// src/locate.ts's search of the outlines for the board's lattice, the parts that take each outline's neighbours
+// (`gapsToNext`, `linked`): the JS side writes the outlines of one size back (`outlinesInput`), where the band of
+// rows was (the squares are read by then). Linear memory, from there:
+//   outlines (SQUARE bytes each) | bucket column and row (2 × 4 per outline) | bucket starts (4 per bucket + 1)
+//   | next free place per bucket (4 per bucket) | members (4 per outline) | the result (gaps, f64; parents, i32)
+
+let outlinesAt: usize = 0;
+let outlineCount: i32 = 0;
+let bucketCols: i32 = 0;
+let bucketRows: i32 = 0;
+let cellsAt: usize = 0;
+let startsAt: usize = 0;
+let membersAt: usize = 0;
+let resultAt: usize = 0;
+
+/** Where the JS side writes `count` outlines: left, top, width, height (i32 each). */
+export function outlinesInput(count: i32): usize {
+  outlinesAt = (__heap_base + 15) & ~15;
+  outlineCount = count;
+  reserve(outlinesAt + <usize>count * SQUARE);
+  return outlinesAt;
+}
+
+/** An outline's centre across x (`alongY` false) or y, as src/locate.ts's centerX / centerY: left + width / 2. */
+function centre(i: i32, alongY: bool): f64 {
+  const at = outlinesAt + <usize>i * SQUARE + (alongY ? 4 : 0);
+  return <f64>load<i32>(at) + <f64>load<i32>(at, 8) / 2;
+}
+
+function bucketX(i: i32): i32 {
+  return load<i32>(cellsAt + 8 * <usize>i);
+}
+
+function bucketY(i: i32): i32 {
+  return load<i32>(cellsAt + 8 * <usize>i, 4);
+}
+
+function bucketStart(x: i32, y: i32): i32 {
+  return load<i32>(startsAt + 4 * <usize>(y * bucketCols + x));
+}
+
+function bucketEnd(x: i32, y: i32): i32 {
+  return load<i32>(startsAt + 4 * <usize>(y * bucketCols + x + 1));
+}
+
+function member(m: i32): i32 {
+  return load<i32>(membersAt + 4 * <usize>m);
+}
+
+/**
+ * src/locate.ts's `buckets`: each outline's bucket, its centre along x (or along y, `swapped`) over `sizeX` and along
+ * the other axis over `sizeY`, floored; bucket (x, y) holds members from bucketStart(x, y) to bucketEnd(x, y), in
+ * outline order. The result's place follows.
+ */
+function bucketOutlines(swapped: bool, sizeX: f64, sizeY: f64): void {
+  const n = outlineCount;
+  cellsAt = outlinesAt + <usize>n * SQUARE;
+  reserve(cellsAt + 8 * <usize>n);
+  let cols = 0;
+  let rows = 0;
+  for (let i = 0; i < n; i++) {
+    const x = <i32>Math.floor(centre(i, swapped) / sizeX);
+    const y = <i32>Math.floor(centre(i, !swapped) / sizeY);
+    store<i32>(cellsAt + 8 * <usize>i, x);
+    store<i32>(cellsAt + 8 * <usize>i, y, 4);
+    cols = max(cols, x);
+    rows = max(rows, y);
+  }
+  bucketCols = cols + 1;
+  bucketRows = rows + 1;
+  const buckets = <usize>bucketCols * <usize>bucketRows;
+  startsAt = cellsAt + 8 * <usize>n;
+  const nextAt = startsAt + 4 * (buckets + 1);
+  membersAt = nextAt + 4 * buckets;
+  resultAt = (membersAt + 4 * <usize>n + 15) & ~15;
+  reserve(resultAt + 8 * <usize>n);
+  memory.fill(startsAt, 0, 4 * (buckets + 1));
+  for (let i = 0; i < n; i++) {
+    const k = startsAt + 4 * <usize>(bucketY(i) * bucketCols + bucketX(i) + 1);
+    store<i32>(k, load<i32>(k) + 1);
+  }
+  for (let k: usize = 0; k < buckets; k++) store<i32>(startsAt + 4 * (k + 1), load<i32>(startsAt + 4 * (k + 1)) + load<i32>(startsAt + 4 * k));
+  memory.copy(nextAt, startsAt, 4 * buckets);
+  for (let i = 0; i < n; i++) {
+    const k = nextAt + 4 * <usize>(bucketY(i) * bucketCols + bucketX(i));
+    const m = load<i32>(k);
+    store<i32>(membersAt + 4 * <usize>m, i);
+    store<i32>(k, m + 1);
+  }
+}
+
+/**
+ * src/locate.ts's `gapsToNext`: each outline's gap to the nearest outline after it along the axis (y when `alongY`),
+ * on about its line, where under 1.9 sides; returns how many, written (f64) at `resultsAt()`.
+ */
+export function gapsToNext(alongY: bool, side: f64): i32 {
+  bucketOutlines(alongY, side, side);
+  let count = 0;
+  for (let i = 0; i < outlineCount; i++) {
+    let gap = Infinity;
+    const along = centre(i, alongY);
+    const across = centre(i, !alongY);
+    const ka = bucketX(i);
+    const kb = bucketY(i);
+    for (let x = ka; x <= min(bucketCols - 1, ka + 2); x++) {
+      for (let y = max(0, kb - 1); y <= min(bucketRows - 1, kb + 1); y++) {
+        for (let m = bucketStart(x, y); m < bucketEnd(x, y); m++) {
+          const j = member(m);
+          const d = centre(j, alongY) - along;
+          if (d > 0.6 * side && d < gap && Math.abs(centre(j, !alongY) - across) < side / 3) gap = d;
+        }
+      }
+    }
+    if (gap < 1.9 * side) {
+      store<f64>(resultAt + 8 * <usize>count, gap);
+      count++;
+    }
+  }
+  return count;
+}
+
+/** Where `gapsToNext` and `linked` wrote their results. */
+export function resultsAt(): usize {
+  return resultAt;
+}
+
+/**
+ * src/locate.ts's `linked`: the union–find forest (i32 parents, at `resultsAt()`) of the outlines, each joined to
+ * those on its lattice up to `link` buckets of a pitch away, in the same order, with the same path compression.
+ */
+export function linked(pitchX: f64, pitchY: f64, link: i32): void {
+  bucketOutlines(false, pitchX, pitchY);
+  for (let i = 0; i < outlineCount; i++) store<i32>(resultAt + 4 * <usize>i, i);
+  for (let i = 0; i < outlineCount; i++) {
+    const bx = bucketX(i);
+    const by = bucketY(i);
+    for (let y = by; y <= min(bucketRows - 1, by + link); y++) {
+      for (let x = y == by ? bx : max(0, bx - link); x <= min(bucketCols - 1, bx + link); x++) {
+        const same = y == by && x == bx;
+        for (let m = bucketStart(x, y); m < bucketEnd(x, y); m++) {
+          const j = member(m);
+          if ((!same || j > i) && rootOf(i) != rootOf(j) && onLattice(i, j, pitchX, pitchY)) {
+            const rj = rootOf(j);
+            store<i32>(resultAt + 4 * <usize>rj, rootOf(i));
+          }
+        }
+      }
+    }
+  }
+}
+
+/** src/unionfind.ts's `root`: every parent on the way set to the root. */
+function rootOf(i: i32): i32 {
+  let root = i;
+  while (load<i32>(resultAt + 4 * <usize>root) != root) root = load<i32>(resultAt + 4 * <usize>root);
+  while (i != root) {
+    const up = load<i32>(resultAt + 4 * <usize>i);
+    store<i32>(resultAt + 4 * <usize>i, root);
+    i = up;
+  }
+  return root;
+}
+
+function onLattice(a: i32, b: i32, pitchX: f64, pitchY: f64): bool {
+  const fx = (centre(b, false) - centre(a, false)) / pitchX;
+  const fy = (centre(b, true) - centre(a, true)) / pitchY;
+  return Math.abs(fx - Math.round(fx)) < 0.2 && Math.abs(fy - Math.round(fy)) < 0.2;
+}

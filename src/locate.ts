@@ -1,7 +1,7 @@
 import { debuglog } from 'node:util';
 import type { Rect, RgbaImage } from './types';
-import { squareRegions } from './outlines';
-import { root, singletons } from './unionfind';
+import { gapsAlong, latticeForest, squareRegions } from './outlines';
+import { root } from './unionfind';
 import { ascending, sum } from './stats';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
@@ -213,41 +213,14 @@ function dedupe(boxes: Rect[], side: number): Rect[] {
  * The mean of the gaps near the median, since a resized board alternates gaps (10, 11, 10, … for 10.5).
  */
 function nearestGap(boxes: Rect[], axis: 'x' | 'y', side: number): number {
-  const gaps = gapsToNext(boxes, axis, side);
+  // each outline's gap to the nearest after it along the axis, on about its line, where under 1.9 sides
+  const gaps = gapsAlong(boxes, axis, side);
   if (!gaps.length) return side;
   gaps.sort(ascending);
   const median = gaps[gaps.length >> 1];
   const half = gapsNear(gaps, median / 2);
   const near = half.length >= HALF_GAPS * gaps.length ? half : gapsNear(gaps, median);
   return sum(near) / near.length;
-}
-
-/**
- * Each outline's gap to the nearest outline after it along the axis, on about its line, where under 1.9 sides.
- * A function of its own, as `linked` is: V8 compiles a long loop while it runs (OSR), and code after the loop that
- * had not run yet would throw that code away on every later call (in a batch's workers, ~130 times in 200 shots).
- */
-function gapsToNext(boxes: Rect[], axis: 'x' | 'y', side: number): number[] {
-  const along = centres(boxes, axis);
-  const across = centres(boxes, axis === 'x' ? 'y' : 'x');
-  const { cols, rows, start, members } = buckets(bucketsOf(along, side), bucketsOf(across, side));
-  const gaps: number[] = [];
-  for (let i = 0; i < boxes.length; i++) {
-    let gap = Infinity;
-    const ka = floor(along[i] / side);
-    const kb = floor(across[i] / side);
-    for (let x = ka; x <= min(cols - 1, ka + 2); x++) {
-      for (let y = max(0, kb - 1); y <= min(rows - 1, kb + 1); y++) {
-        for (let m = start[y * cols + x]; m < start[y * cols + x + 1]; m++) {
-          const j = members[m];
-          const d = along[j] - along[i];
-          if (d > 0.6 * side && d < gap && abs(across[j] - across[i]) < side / 3) gap = d;
-        }
-      }
-    }
-    if (gap < 1.9 * side) gaps.push(gap);
-  }
-  return gaps;
 }
 
 /** The gaps within 20 % of g0. */
@@ -264,13 +237,6 @@ export function centres(boxes: Rect[], axis: 'x' | 'y'): number[] {
   return along;
 }
 
-/** Each value's bucket of width `size`. */
-function bucketsOf(values: number[], size: number): number[] {
-  const indices: number[] = [];
-  for (const v of values) indices.push(floor(v / size));
-  return indices;
-}
-
 /**
  * When this share of the gaps is half the median gap, the pitch is that half: where only every other row
  * has outlines side by side (small cells, mostly open), the median spans two cells.
@@ -279,7 +245,8 @@ const HALF_GAPS = 0.2;
 
 /** Groups of outlines linked through neighbours that sit a whole number of pitches apart, largest first. */
 function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
-  const parent = linked(boxes, pitchX, pitchY);
+  // each outline joined to those on its lattice up to LINK pitches away
+  const parent = latticeForest(boxes, pitchX, pitchY, LINK);
   const groups = new Map<number, Rect[]>();
   for (let i = 0; i < boxes.length; i++) {
     const group = groups.get(root(parent, i));
@@ -289,51 +256,7 @@ function lattices(boxes: Rect[], pitchX: number, pitchY: number): Rect[][] {
   return [...groups.values()].sort(largestFirst);
 }
 
-/** The union–find forest (unionfind.ts) of the outlines, each joined to those on its lattice nearby. */
-function linked(boxes: Rect[], pitchX: number, pitchY: number): number[] {
-  const parent = singletons(boxes.length);
-  const bx = bucketsOf(centres(boxes, 'x'), pitchX);
-  const by = bucketsOf(centres(boxes, 'y'), pitchY);
-  const { cols, rows, start, members } = buckets(bx, by);
-  // each pair of buckets is looked at once, from the earlier (row by row); a pair in one bucket, from its lower index
-  for (let i = 0; i < boxes.length; i++) {
-    for (let y = by[i]; y <= min(rows - 1, by[i] + LINK); y++) {
-      for (let x = y === by[i] ? bx[i] : max(0, bx[i] - LINK); x <= min(cols - 1, bx[i] + LINK); x++) {
-        const same = y === by[i] && x === bx[i];
-        for (let m = start[y * cols + x]; m < start[y * cols + x + 1]; m++) {
-          const j = members[m];
-          if ((!same || j > i) && root(parent, i) !== root(parent, j) && onLattice(boxes[i], boxes[j], pitchX, pitchY)) parent[root(parent, j)] = root(parent, i);
-        }
-      }
-    }
-  }
-  return parent;
-}
-
 const largestFirst = (a: unknown[], b: unknown[]): number => b.length - a.length;
-
-/**
- * Items sorted into buckets by their bucket column and row (bx[i], by[i], both 0 or more): bucket (x, y) holds
- * members[start[k]] to members[start[k + 1]] (k = y × cols + x), in index order.
- */
-function buckets(bx: number[], by: number[]) {
-  const cols = largest(bx) + 1;
-  const rows = largest(by) + 1;
-  const start = new Int32Array(cols * rows + 1);
-  for (let i = 0; i < bx.length; i++) start[by[i] * cols + bx[i] + 1]++;
-  for (let k = 0; k < cols * rows; k++) start[k + 1] += start[k];
-  const next = start.slice(0, cols * rows);
-  const members = new Int32Array(bx.length);
-  for (let i = 0; i < bx.length; i++) members[next[by[i] * cols + bx[i]]++] = i;
-  return { cols, rows, start, members };
-}
-
-/** The largest of the values (all 0 or more), 0 for none. */
-function largest(values: number[]): number {
-  let most = 0;
-  for (const v of values) most = max(most, v);
-  return most;
-}
 
 function onLattice(a: Rect, b: Rect, pitchX: number, pitchY: number): boolean {
   const fx = (centerX(b) - centerX(a)) / pitchX;

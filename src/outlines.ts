@@ -57,6 +57,53 @@ function squaresOf(kernel: OutlineKernel, { minSide, maxSide }: SquareLimits): R
   return squares;
 }
 
+/**
+ * Each outline's gap to the nearest outline after it along the axis, on about its line, where under 1.9 sides
+ * (src/locate.ts's `gapsToNext`), found in the kernel.
+ */
+export function gapsAlong(boxes: Rect[], axis: 'x' | 'y', side: number): number[] {
+  return withOutlines(boxes, (kernel) => {
+    const count = kernel.gapsToNext(axis === 'y', side);
+    return Array.from(new Float64Array(kernel.memory.buffer, kernel.resultsAt(), count));
+  });
+}
+
+/**
+ * The union–find forest of the outlines, each joined to those on its lattice up to `link` pitches away
+ * (src/locate.ts's `linked`), made in the kernel.
+ */
+export function latticeForest(boxes: Rect[], pitchX: number, pitchY: number, link: number): number[] {
+  return withOutlines(boxes, (kernel) => {
+    kernel.linked(pitchX, pitchY, link);
+    return Array.from(new Int32Array(kernel.memory.buffer, kernel.resultsAt(), boxes.length));
+  });
+}
+
+/**
+ * The outlines written into the kernel, for `use`. Those loops in JS cost a first run ~10 ms (mine01, 488 outlines),
+ * run as V8 first runs code.
+ */
+function withOutlines<T>(boxes: Rect[], use: (kernel: OutlineKernel) => T): T {
+  const kernel = outlineKernel.get();
+  try {
+    const at = kernel.outlinesInput(boxes.length);
+    const values = new Int32Array(kernel.memory.buffer, at, 4 * boxes.length);
+    for (let i = 0; i < boxes.length; i++) {
+      const b = boxes[i];
+      values[4 * i] = b.left;
+      values[4 * i + 1] = b.top;
+      values[4 * i + 2] = b.width;
+      values[4 * i + 3] = b.height;
+    }
+    return use(kernel);
+  } catch (err) {
+    outlineKernel.drop();
+    throw err;
+  } finally {
+    if (outlineKernel.oversized()) outlineKernel.drop();
+  }
+}
+
 /** The exports of assembly/outlines.ts. */
 interface OutlineKernel {
   memory: WebAssembly.Memory;
@@ -67,6 +114,10 @@ interface OutlineKernel {
   threshold(): void;
   squares(minSide: number, maxSide: number): number;
   squaresAt(): number;
+  outlinesInput(count: number): number;
+  gapsToNext(alongY: boolean, side: number): number;
+  linked(pitchX: number, pitchY: number, link: number): void;
+  resultsAt(): number;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The WebAssembly outline finder against a plain reading of its definition: each mask pixel from its
 // neighbours or its whole 15×15 window, regions by flood fill, in the order their first pixels come.
 import sharp from 'sharp';
-import { squareRegions, type SquareLimits } from '../src/outlines';
+import { gapsAlong, latticeForest, squareRegions, type SquareLimits } from '../src/outlines';
 import type { Rect, RgbaImage } from '../src/types';
 
 function reference(image: RgbaImage, limits: SquareLimits): Rect[] {
@@ -114,3 +114,74 @@ test('a 9 Mpx image: the squares in its far corner are those of the corner alone
   expect(expected.length).toBeGreaterThan(3);
   expect(squareRegions(whole, LIMITS)).toEqual(expected);
 });
+
+// The lattice search's neighbour loops, in the kernel (src/locate.ts's nearest gaps and union–find forest), against
+// their plain reading: every pair of outlines looked at.
+describe('outlines\' neighbours, found in the kernel', () => {
+  const centre = (b: Rect, axis: 'x' | 'y') => (axis === 'x' ? b.left + b.width / 2 : b.top + b.height / 2);
+  const plainGaps = (boxes: Rect[], axis: 'x' | 'y', side: number) => boxes.flatMap((a) => {
+    const across = axis === 'x' ? 'y' : 'x';
+    let gap = Infinity;
+    for (const b of boxes) {
+      const d = centre(b, axis) - centre(a, axis);
+      // the kernel looks only in buckets of a side up to two along and one across: a gap under 1.9 sides is there
+      if (d > 0.6 * side && d < gap && Math.abs(centre(b, across) - centre(a, across)) < side / 3) gap = d;
+    }
+    return gap < 1.9 * side ? [gap] : [];
+  });
+  const onLattice = (a: Rect, b: Rect, px: number, py: number) => {
+    const [fx, fy] = [(centre(b, 'x') - centre(a, 'x')) / px, (centre(b, 'y') - centre(a, 'y')) / py];
+    return Math.abs(fx - Math.round(fx)) < 0.2 && Math.abs(fy - Math.round(fy)) < 0.2;
+  };
+  /** Sets of outlines (as sorted index lists) joined through neighbours on the lattice within `link` pitches. */
+  const plainGroups = (boxes: Rect[], px: number, py: number, link: number) => {
+    const parent = boxes.map((_, i) => i);
+    const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+    boxes.forEach((a, i) => boxes.forEach((b, j) => {
+      const near = Math.abs(Math.floor(centre(b, 'x') / px) - Math.floor(centre(a, 'x') / px)) <= link
+        && Math.abs(Math.floor(centre(b, 'y') / py) - Math.floor(centre(a, 'y') / py)) <= link;
+      if (i !== j && near && onLattice(a, b, px, py)) parent[find(j)] = find(i);
+    }));
+    return groupsOf(parent.map((_, i) => find(i)));
+  };
+  const groupsOf = (roots: number[]) => {
+    const groups = new Map<number, number[]>();
+    roots.forEach((r, i) => groups.set(r, [...(groups.get(r) ?? []), i]));
+    return [...groups.values()].map(String).sort();
+  };
+  const boxesOf = (seed: number, count: number): Rect[] => {
+    let s = seed;
+    const next = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+    return Array.from({ length: count }, () => {
+      // cells of ~20 px on a lattice of 23, a few off it, and noise
+      const [col, row] = [Math.floor(next() * 40), Math.floor(next() * 25)];
+      const off = next() < 0.1 ? Math.floor(next() * 11) : 0;
+      return { left: 5 + col * 23 + off, top: 7 + row * 23 + Math.floor(next() * 2), width: 19 + Math.floor(next() * 3), height: 19 + Math.floor(next() * 3) };
+    });
+  };
+
+  test.each([[1, 600], [2, 200], [3, 25], [4, 1]])('random outlines (seed %d, %d of them): the gaps and the lattice groups of the plain reading', (seed, count) => {
+    const boxes = boxesOf(seed, count);
+    for (const axis of ['x', 'y'] as const) for (const side of [20, 23, 31]) expect(gapsAlong(boxes, axis, side)).toEqual(plainGaps(boxes, axis, side));
+    for (const [px, py] of [[23, 23], [22.9, 23.05], [46, 11.5]]) {
+      expect(groupsOf(latticeForest(boxes, px, py, 5).map((_, i, parent) => rootOf(parent, i)))).toEqual(plainGroups(boxes, px, py, 5));
+    }
+  });
+
+  test('after a large image, and after a small one: the kernel\'s memory grown or not, the same answers', () => {
+    const boxes = boxesOf(9, 300);
+    const gaps = gapsAlong(boxes, 'x', 23);
+    squareRegions(blank(3000, 2000), { minSide: 6, maxSide: 130 });
+    expect(gapsAlong(boxes, 'x', 23)).toEqual(gaps);
+    squareRegions(blank(20, 20), { minSide: 6, maxSide: 130 });
+    expect(gapsAlong(boxes, 'x', 23)).toEqual(gaps);
+  });
+});
+
+function rootOf(parent: number[], i: number): number {
+  return parent[i] === i ? i : rootOf(parent, parent[i]);
+}
+
+function blank(width: number, height: number): RgbaImage {
+  return { width, height, data: new Uint8Array(4 * width * height) };
+}
