@@ -66,13 +66,25 @@ function measured(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], orde
 function knownOf(image: RgbaImage, skin: Skin, grid: Grid): Float64Array {
   let bySkin = memo.get(image);
   if (!bySkin) memo.set(image, (bySkin = new WeakMap()));
-  let byGrid = bySkin.get(skin);
-  if (!byGrid) bySkin.set(skin, (byGrid = new Map()));
-  // numbers as text are exact (the shortest that reads back as the same float)
-  const key = `${grid.rows} ${grid.cols} ${grid.left} ${grid.top} ${grid.pitchX} ${grid.pitchY} ${grid.lefts ?? ''} ${grid.tops ?? ''}`;
-  let known = byGrid.get(key);
-  if (!known) byGrid.set(key, (known = new Float64Array(grid.rows * grid.cols).fill(NaN)));
+  let grids = bySkin.get(skin);
+  if (!grids) bySkin.set(skin, (grids = []));
+  // the grids compared number by number (=== tells floats apart exactly, 0 and -0 aside, which place a cell alike)
+  for (const entry of grids) if (sameGrid(entry.grid, grid)) return entry.known;
+  const known = new Float64Array(grid.rows * grid.cols).fill(NaN);
+  grids.push({ grid: { ...grid, lefts: grid.lefts?.slice(), tops: grid.tops?.slice() }, known });
   return known;
 }
 
-const memo = new WeakMap<RgbaImage, WeakMap<Skin, Map<string, Float64Array>>>();
+function sameGrid(a: Grid, b: Grid): boolean {
+  return a.rows === b.rows && a.cols === b.cols && a.left === b.left && a.top === b.top && a.pitchX === b.pitchX && a.pitchY === b.pitchY
+    && sameLines(a.lefts, b.lefts) && sameLines(a.tops, b.tops);
+}
+
+function sameLines(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const memo = new WeakMap<RgbaImage, WeakMap<Skin, { grid: Grid; known: Float64Array }[]>>();

@@ -73,7 +73,11 @@ function placed(image: RgbaImage): [PatchKernel, number] {
     const at = kernel.place(slot, image.width, image.height);
     new Uint8Array(kernel.memory.buffer, at, image.data.length).set(image.data);
     inSlot[slot] = id;
-    if (slot === 1) inSkin = 0;
+    // the skin's templates sit past the large slot, which grows to the largest screenshot held: they moved
+    if (slot === 1 && image.data.length > largeBytes) {
+      largeBytes = image.data.length;
+      inSkin = 0;
+    }
   }
   return [kernel, slot];
 }
@@ -324,11 +328,14 @@ const cellKernel = new Kernel<PatchKernel>('patch.wasm', KEEP_MEMORY);
 const inSlot = [0, 0];
 /** The prepared skin whose templates the kernel holds (0: none). */
 let inSkin = 0;
+/** The largest screenshot the kernel's large slot has held (bytes of RGBA). */
+let largeBytes = 0;
 
 function dropKernel(): void {
   cellKernel.drop();
   inSlot.fill(0);
   inSkin = 0;
+  largeBytes = 0;
 }
 
 /**

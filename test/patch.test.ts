@@ -152,6 +152,24 @@ test('a sample\'s fit is the same float measured worst-first, and a limit stops 
   expect(() => nearestDistances(image, grid, skin, [[16, 0]])).toThrow(RangeError);
 });
 
+// The skin's templates sit past the screenshot in the kernel's memory and are written once for screenshots of a
+// size held before: a larger screenshot moves them, and they must be written again there.
+test('a skin\'s templates stay right in the kernel as screenshots of other sizes come and go', async () => {
+  const skin = await loadSkin('xdemineur');
+  const grid = { rows: 4, cols: 4, left: 5.5, top: 3.25, pitchX: 21, pitchY: 21 };
+  const cells = Array.from({ length: 16 }, (_, i): Coord => [Math.floor(i / 4), i % 4]);
+  const prepared = prepareTemplates(skin, grid);
+  const least = (image: RgbaImage) => cells.map(([row, col]) => Math.min(...prepared.groups.flatMap(({ size, templates }) => {
+    const patch = cellPatch(image, grid, row, col, skin.inset, size);
+    return templates.map((t) => rmsDistance(patch, t.patch));
+  })));
+  const sizes = [[300, 200], [640, 480], [300, 200], [200, 150], [800, 600], [640, 480]];
+  sizes.forEach(([width, height], k) => {
+    const image = noise(width, height, 20 + k);
+    expect(nearestDistances(image, grid, skin, cells)).toEqual(least(image));
+  });
+});
+
 // Each cell's distance to its nearest template, which the kernel finds passing over templates by their coarse
 // bounds: exactly the least of the RMS distances to every template (a screenshot of flat cells, where a bound is
 // as tight as it gets, and noise; each skin's every size of template).
