@@ -562,28 +562,33 @@ function colourStep(x0: i32, y0: i32, x1: i32, y1: i32): i32 {
  * template of group g (f64, from where this returns; past the count too, up to a multiple of LANES).
  */
 export function bounds(g: i32): usize {
+  return boundsOf(scratchAt(), g);
+}
+
+/** `bounds` of the patch at `patchAt`, written after it (its coarse view, then the bounds). */
+function boundsOf(patchAt: usize, g: i32): usize {
   const size = load<i32>(groupAt(g));
-  const at = scratchAt() + recordBytes(size);
+  const at = patchAt + recordBytes(size);
   reserve(at + 8 * paddedCount(g));
-  coarseOf(scratchAt(), size, scratchAt() + patchBytes(size));
-  coarseBounds(scratchAt() + patchBytes(size), g, size, at);
+  coarseOf(patchAt, size, patchAt + patchBytes(size));
+  coarseBounds(patchAt + patchBytes(size), g, size, at);
   return at;
 }
 
 /**
- * src/classify.ts's search of a cell's nearest templates: the patch `patch` last wrote (of group g's size) against
- * every template of group g that could still change a reading, nearest-looking (least coarse bound; ties in the
+ * src/classify.ts's search of a cell's nearest templates: the patch at `patchAt` (of group g's size) against every
+ * template of group g that could still change a reading, nearest-looking (least coarse bound; ties in the
  * templates' order) first. Only the two nearest labels decide a reading, so with one size of templates (`single`) a
  * template matters only if it comes closer than its label's nearest so far and than the second-nearest label;
  * with several sizes, closer than its label's nearest overall or at its size (a close call is decided within one
  * size). The templates are taken in order from a heap: with one size, once a bound passes the second-nearest
  * distance, so do all the rest's. `patchIndex` tells which of the cell's patches this is, kept with each nearest.
+ * The memory after the patch is worked in.
  */
-export function measure(g: i32, single: bool, patchIndex: i32): void {
+function measure(patchAt: usize, g: i32, single: bool, patchIndex: i32): void {
   const size = load<i32>(groupAt(g));
   const count = load<i32>(groupAt(g), 4);
-  const patchAt = scratchAt();
-  const boundsAt = bounds(g);
+  const boundsAt = boundsOf(patchAt, g);
   const heap = boundsAt + 8 * paddedCount(g);
   reserve(heap + 16 * <usize>count);
   for (let i = 0; i < count; i++) {
@@ -691,7 +696,7 @@ function stateAt(): usize {
 }
 
 /** A new cell's search: nothing matched. */
-export function startCell(): void {
+function startCell(): void {
   const state = stateAt();
   store<f64>(state, Infinity);
   store<i32>(state, 0, 8);
@@ -721,7 +726,7 @@ function secondNearest(): f64 {
 }
 
 /** The nearest and the second-nearest label matched, each plus one (0: none), as first << 16 | second; ties in the order first matched. */
-export function firstTwo(): i32 {
+function firstTwo(): i32 {
   let first = -1;
   let second = -1;
   const matched = load<i32>(stateAt(), 8);
@@ -736,18 +741,173 @@ export function firstTwo(): i32 {
   return ((first + 1) << 16) | (second + 1);
 }
 
-export function labelDistance(i: i32): f64 {
+function labelDistance(i: i32): f64 {
   return load<f64>(labelDistanceAt(i));
 }
 
-export function labelMatch(i: i32): i32 {
+function labelMatch(i: i32): i32 {
   return load<i32>(labelMatchAt(i));
 }
 
-export function sizeMatch(i: i32): i32 {
+function sizeMatch(i: i32): i32 {
   return load<i32>(sizeMatchAt(i));
 }
 
 function templateAt(g: i32, i: i32): usize {
   return skinAt() + <usize>load<i32>(groupAt(g), 8) + <usize>i * recordBytes(load<i32>(groupAt(g)));
+}
+
+/**
+ * Where the JS side writes what `readCells` reads, `count` cells of a grid of `cols` × `rows` with a prepared skin
+ * of `labels` labels in `groups` size groups: each cell's row and column (i32), the grid's column lefts and row
+ * tops (f64, used when it has them), then, per label and group, the size index of that label at that group's size
+ * (i32, -1: none). The readings follow (`readingsAt`).
+ */
+export function readInput(count: i32, cols: i32, rows: i32, labels: i32, groups: i32): usize {
+  const at = scratchAt();
+  reserve(readFree(at, count, cols, rows, labels, groups));
+  return at;
+}
+
+function readLefts(at: usize, count: i32): usize {
+  return at + 8 * <usize>count;
+}
+
+function readTops(at: usize, count: i32, cols: i32): usize {
+  return readLefts(at, count) + 8 * <usize>cols;
+}
+
+function readRivals(at: usize, count: i32, cols: i32, rows: i32): usize {
+  return readTops(at, count, cols) + 8 * <usize>rows;
+}
+
+/**
+ * Each cell's reading, READING_BYTES each: the nearest and the second-nearest label (i32, -1: none), the template it
+ * equals (i32, -1: none; nothing else is then written), what gave the nearest (`labelMatch`'s i32), what gave the
+ * second-nearest label's nearest at the nearest's size (`sizeMatch`'s i32, -1: none), then the two labels' distances
+ * (f64, from byte 24).
+ */
+export function readingsAt(at: usize, count: i32, cols: i32, rows: i32, labels: i32, groups: i32): usize {
+  return (readRivals(at, count, cols, rows) + 4 * <usize>labels * <usize>groups + 7) & ~7;
+}
+
+const READING_BYTES: usize = 40;
+
+function readFree(at: usize, count: i32, cols: i32, rows: i32, labels: i32, groups: i32): usize {
+  return (readingsAt(at, count, cols, rows, labels, groups) + READING_BYTES * <usize>count + 15) & ~15;
+}
+
+/** The shifts tried around a cell whose match is not clear-cut (src/classify.ts's NEAR), dx then dy, in steps. */
+const NEAR: StaticArray<f64> = [-1, 0, 1, 0, 0, -1, 0, 1, -1, -1, 1, 1, -1, 1, 1, -1];
+
+/**
+ * src/classify.ts's reading of each cell written at `readInput` on the grid from (left, top) at pitchX × pitchY (its
+ * lefts and tops as written, when `linedX` / `linedY`), each cell inset by `inset` of the pitch: with one size of
+ * templates and `exact`, a cell whose patch on the grid equals a template (bit for bit, the first in order) is not
+ * measured; else its patch on the grid is measured, and when `search` and the match is not clear-cut (`sure` and
+ * `decided`: distances, each with its ratio to the runner-up) the patch `step` off in each NEAR direction, then
+ * half that. Writes each cell's reading (`readingsAt`).
+ */
+export function readCells(slot: i32, w: i32, h: i32, count: i32, cols: i32, rows: i32, left: f64, top: f64, pitchX: f64, pitchY: f64,
+  linedX: bool, linedY: bool, inset: f64, search: bool, exact: bool, sure: f64, sureRatio: f64, decided: f64, decidedRatio: f64, step: f64): void {
+  useImage(slot, w, h);
+  const at = scratchAt();
+  const groups = load<i32>(skinAt());
+  const labels = <i32>labelCount();
+  const lefts = readLefts(at, count);
+  const tops = readTops(at, count, cols);
+  const rivals = readRivals(at, count, cols, rows);
+  const readings = readingsAt(at, count, cols, rows, labels, groups);
+  const work = readFree(at, count, cols, rows, labels, groups);
+  const single = groups == 1;
+  for (let k = 0; k < count; k++) {
+    const row = load<i32>(at + 8 * <usize>k);
+    const col = load<i32>(at + 8 * <usize>k, 4);
+    const cellLeft = linedX ? load<f64>(lefts + 8 * <usize>col) : left + <f64>col * pitchX;
+    const cellTop = linedY ? load<f64>(tops + 8 * <usize>row) : top + <f64>row * pitchY;
+    const out = readings + READING_BYTES * <usize>k;
+    if (single) {
+      cellPatchAt(work, 0, linedX, linedY, left, top, cellLeft, cellTop, col, row, pitchX, pitchY, inset, 0, 0);
+      const same = exact ? sameTemplate(work) : -1;
+      store<i32>(out, same, 8);
+      if (same >= 0) continue;
+    } else store<i32>(out, -1, 8);
+    startCell();
+    let patches = 0;
+    measureShifted(work, single, patches++, linedX, linedY, left, top, cellLeft, cellTop, col, row, pitchX, pitchY, inset, 0, 0);
+    if (search && !clearCut(sure, sureRatio, decided, decidedRatio)) {
+      for (let n = 0; n < 16; n += 2) {
+        measureShifted(work, single, patches++, linedX, linedY, left, top, cellLeft, cellTop, col, row, pitchX, pitchY, inset, unchecked(NEAR[n]) * step, unchecked(NEAR[n + 1]) * step);
+      }
+      if (!clearCut(sure, sureRatio, decided, decidedRatio)) {
+        for (let n = 0; n < 16; n += 2) {
+          measureShifted(work, single, patches++, linedX, linedY, left, top, cellLeft, cellTop, col, row, pitchX, pitchY, inset, unchecked(NEAR[n]) * step / 2, unchecked(NEAR[n + 1]) * step / 2);
+        }
+      }
+    }
+    const packed = firstTwo();
+    const first = (packed >> 16) - 1;
+    const second = (packed & 0xffff) - 1;
+    store<i32>(out, first);
+    store<i32>(out, second, 4);
+    const match = first < 0 ? -1 : labelMatch(first);
+    store<i32>(out, match, 12);
+    const rivalSize = first < 0 || second < 0 ? -1 : load<i32>(rivals + 4 * (<usize>second * <usize>groups + <usize>((match >> 16) & 0xff)));
+    store<i32>(out, rivalSize < 0 ? -1 : sizeMatch(rivalSize), 16);
+    store<f64>(out, first < 0 ? Infinity : labelDistance(first), 24);
+    store<f64>(out, second < 0 ? Infinity : labelDistance(second), 32);
+  }
+}
+
+/**
+ * The cell's patch at group g's size, `dx`, `dy` off, written at `out`: its place as src/pixels.ts's shiftGrid and
+ * cellLeft / cellTop give it (a lined grid's own edge plus the shift; else the shifted start plus whole pitches).
+ */
+function cellPatchAt(out: usize, g: i32, linedX: bool, linedY: bool, left: f64, top: f64, lineLeft: f64, lineTop: f64, col: i32, row: i32,
+  pitchX: f64, pitchY: f64, inset: f64, dx: f64, dy: f64): void {
+  const size = load<i32>(groupAt(g));
+  const x = linedX ? lineLeft + dx : (left + dx) + <f64>col * pitchX;
+  const y = linedY ? lineTop + dy : (top + dy) + <f64>row * pitchY;
+  patchInto(out, x + inset * pitchX, (pitchX * (1 - 2 * inset)) / <f64>size, y + inset * pitchY, (pitchY * (1 - 2 * inset)) / <f64>size, size,
+    (out + 12 * <usize>size * <usize>size + 15) & ~15);
+}
+
+/**
+ * src/classify.ts's CellSearch.measure: the patch `dx`, `dy` off the cell against each size group (with one size,
+ * the first patch is the one on the grid, made already).
+ */
+function measureShifted(work: usize, single: bool, patchIndex: i32, linedX: bool, linedY: bool, left: f64, top: f64, lineLeft: f64, lineTop: f64,
+  col: i32, row: i32, pitchX: f64, pitchY: f64, inset: f64, dx: f64, dy: f64): void {
+  const groups = load<i32>(skinAt());
+  for (let g = 0; g < groups; g++) {
+    if (!(patchIndex == 0 && single)) cellPatchAt(work, g, linedX, linedY, left, top, lineLeft, lineTop, col, row, pitchX, pitchY, inset, dx, dy);
+    measure(work, g, single, patchIndex);
+  }
+}
+
+/** src/classify.ts's clearCut: the nearest label sure, or decided, against the second-nearest. */
+function clearCut(sure: f64, sureRatio: f64, decided: f64, decidedRatio: f64): bool {
+  const packed = firstTwo();
+  const first = (packed >> 16) - 1;
+  const second = (packed & 0xffff) - 1;
+  const best = first < 0 ? Infinity : labelDistance(first);
+  const runnerUp = second < 0 ? Infinity : labelDistance(second);
+  if (best <= sure && best <= sureRatio * runnerUp) return true;
+  return best <= decided && best <= decidedRatio * runnerUp;
+}
+
+/** The first template of the one size group whose patch equals the patch at `patchAt` bit for bit, or -1. */
+function sameTemplate(patchAt: usize): i32 {
+  const size = load<i32>(groupAt(0));
+  const count = load<i32>(groupAt(0), 4);
+  const bytes: usize = 12 * <usize>size * <usize>size;
+  for (let i = 0; i < count; i++) {
+    const template = templateAt(0, i);
+    let k: usize = 0;
+    for (; k + 16 <= bytes; k += 16) if (!v128.all_true<i32>(i32x4.eq(v128.load(patchAt + k), v128.load(template + k)))) break;
+    if (k + 16 <= bytes) continue;
+    for (; k < bytes; k += 4) if (load<i32>(patchAt + k) != load<i32>(template + k)) break;
+    if (k >= bytes) return i;
+  }
+  return -1;
 }

@@ -1,6 +1,6 @@
 import type { Coord, Grid, Reading, RgbaImage, Skin } from './types';
 import { shiftGrid } from './pixels';
-import { cellPatch, matchOf, type Patch, TemplateSearch } from './patch';
+import { cellPatch, type KernelReadings, matchOf, type Patch, readInKernel } from './patch';
 import { prepareTemplates, type PreparedSkin } from './templates';
 import { exactReading } from './exact';
 
@@ -12,15 +12,31 @@ const { min, sqrt } = Math;
  * and the cell's (both only ever shrink), so an upscaled screenshot, which lacks the fine texture of a
  * native large template, still meets its small template at that template's own detail. A best match that
  * is too far, or too close to the best match of another label, makes the cell unreadable: read as hidden,
- * and reported.
+ * and reported. The cells are searched in the kernel (patch.ts's `readInKernel`), all in one call.
  */
 export function classify(image: RgbaImage, grid: Grid, skin: Skin, options: ClassifyOptions = {}): Reading[] {
   const prepared = prepareTemplates(skin, grid);
   const cells = options.cells ?? allCells(grid);
   const search = options.search ?? true;
-  const kernel = new TemplateSearch(image, prepared);
-  const readings: Reading[] = [];
-  for (const [row, col] of cells) readings.push(readCell(image, grid, prepared, skin, kernel, { search, row, col }));
+  // a step of a pixel, more on a large pitch: a fitted grid drifts by a pixel across a board
+  const step = min(grid.pitchX, grid.pitchY) / 20;
+  const read = (which: Coord[], exact: boolean) => readInKernel(image, grid, skin.inset, prepared, which, { search, exact, step, clearCut: clearCutFor(skin) });
+  const found = read(cells, true);
+  const readings = new Array<Reading>(cells.length);
+  // a cell drawn as a template whose reading a lookup cannot tell (exact.ts) is measured after all
+  const measure: number[] = [];
+  for (let k = 0; k < cells.length; k++) {
+    const [row, col] = cells[k];
+    const same = found.same(k);
+    const exact = same >= 0 ? exactReading(prepared, same, row, col) : null;
+    if (exact) readings[k] = exact;
+    else if (same >= 0) measure.push(k);
+    else readings[k] = readingOf(image, grid, prepared, skin, found, k, step, row, col);
+  }
+  if (measure.length) {
+    const again = read(measure.map((k) => cells[k]), false);
+    measure.forEach((k, i) => (readings[k] = readingOf(image, grid, prepared, skin, again, i, step, cells[k][0], cells[k][1])));
+  }
   return readings;
 }
 
@@ -42,6 +58,10 @@ const SURE_RATIO = 0.5;
 const DECIDED_DISTANCE = 0.5;
 const DECIDED_RATIO = 0.4;
 
+function clearCutFor(skin: Skin) {
+  return { sure: SURE_DISTANCE * skin.maxDistance, sureRatio: SURE_RATIO, decided: DECIDED_DISTANCE * skin.maxDistance, decidedRatio: DECIDED_RATIO };
+}
+
 function allCells(grid: Grid): Coord[] {
   const cells: Coord[] = [];
   for (let row = 0; row < grid.rows; row++) for (let col = 0; col < grid.cols; col++) cells.push([row, col]);
@@ -49,111 +69,53 @@ function allCells(grid: Grid): Coord[] {
 }
 
 /**
- * Each label's nearest template; when the match is not clear-cut, the patch is also taken a step (a pixel,
- * more on a large pitch) off in each direction (a fitted grid drifts by a pixel across a board) and each
- * label keeps its closest.
+ * Cell k's reading from its search in the kernel: each label's nearest template, on the grid and, when the match
+ * was not clear-cut, a step off in each direction (then half a step), each label keeping its closest.
  */
-function readCell(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Skin, kernel: TemplateSearch, at: { search: boolean; row: number; col: number }): Reading {
-  const { row, col } = at;
-  const { groups, labels } = prepared;
-  const size = groups[0].size;
-  // left in the kernel, where `measure(0, 0)` takes it unless the cell reads exactly (nothing else runs there between)
-  const onGrid = groups.length === 1 ? kernel.patch(grid, row, col, skin.inset, size, onGridBuffer(size)) : undefined;
-  const exact = onGrid && exactReading(prepared, onGrid, row, col);
-  if (exact) return exact;
-  const search = new CellSearch(kernel, image, grid, prepared, skin, row, col, onGrid);
-  search.measure(0, 0);
-  if (at.search && !search.clearCut()) {
-    const step = min(grid.pitchX, grid.pitchY) / 20;
-    for (const [dx, dy] of NEAR) search.measure(dx * step, dy * step);
-    if (!search.clearCut()) for (const [dx, dy] of NEAR) search.measure(dx * step / 2, dy * step / 2);
-  }
-  const [i, j] = kernel.firstTwo();
-  const [best, distance] = [labels[i], kernel.labelDistance(i)];
-  const [runnerUp, runnerUpDistance] = j < 0 ? ['.', Infinity] : [labels[j], kernel.labelDistance(j)];
-  const close = distance > skin.maxRatio * runnerUpDistance && !rescued(search, i, runnerUp, distance);
+function readingOf(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Skin, found: KernelReadings, k: number, step: number, row: number, col: number): Reading {
+  const { labels } = prepared;
+  const [i, j] = [found.first(k), found.second(k)];
+  const [best, distance] = [labels[i], found.distance(k)];
+  const [runnerUp, runnerUpDistance] = j < 0 ? ['.', Infinity] : [labels[j], found.runnerUpDistance(k)];
+  const close = distance > skin.maxRatio * runnerUpDistance && !rescued({ image, grid, prepared, skin, row, col, step }, found.match(k), found.rival(k), runnerUp, distance);
   const unreadable = distance > skin.maxDistance || close;
   return { row, col, cell: unreadable ? '.' : best, best, distance, runnerUp, runnerUpDistance, unreadable };
 }
 
-/**
- * Whether a close call between the nearest label (`best`, at `distance`) and a blank runner-up is decided for the
- * nearest all the same (`decisive`), by the runner-up's nearest template of the nearest's size.
- */
-function rescued(search: CellSearch, best: number, runnerUp: string, distance: number): boolean {
-  const { kernel, prepared, skin } = search;
-  if (!BLANK.has(runnerUp) || distance > RESCUE_DISTANCE * skin.maxDistance) return false;
-  const first = kernel.labelMatch(best);
-  const rivalIndex = prepared.sizeIndex.get(`${runnerUp}@${prepared.groups[matchOf(first).group].size}`);
-  const rival = rivalIndex === undefined ? -1 : kernel.sizeMatch(rivalIndex);
-  return rival >= 0 && decisive(search.match(first), search.templateOf(rival), skin);
+interface CellAt {
+  image: RgbaImage;
+  grid: Grid;
+  prepared: PreparedSkin;
+  skin: Skin;
+  row: number;
+  col: number;
+  step: number;
 }
 
 /**
- * A cell's nearest templates so far (in the kernel, `TemplateSearch`), as its patches, on the grid and shifted,
- * are measured. A class, not a closure per cell: V8 keeps a closure's optimised code only while one of its
- * closures lives, so it compiled that again after nearly every full collection of a batch (~15 ms each).
+ * Whether a close call between the nearest label (at `distance`, given by `first`) and a blank runner-up is decided
+ * for the nearest all the same (`decisive`), by the runner-up's nearest template of the nearest's size (`rival`).
  */
-class CellSearch {
-  /** Each patch measured's shift, dx then dy, by patch index. */
-  private readonly shifts: number[] = [];
-
-  /** `onGridPatch`: the patch on the grid of a skin of one size, just made in the kernel (measured as it is there). */
-  constructor(
-    readonly kernel: TemplateSearch,
-    private readonly image: RgbaImage,
-    private readonly grid: Grid,
-    readonly prepared: PreparedSkin,
-    readonly skin: Skin,
-    private readonly row: number,
-    private readonly col: number,
-    private readonly onGridPatch: Patch | undefined,
-  ) {}
-
-  /** The patch `dx`, `dy` off the cell against every template that could still change a reading. */
-  measure(dx: number, dy: number): void {
-    const patchIndex = this.shifts.length / 2;
-    if (patchIndex === 0) this.kernel.start();
-    this.shifts.push(dx, dy);
-    const { groups } = this.prepared;
-    for (let g = 0; g < groups.length; g++) {
-      if (!(patchIndex === 0 && this.onGridPatch)) this.kernel.patch(shiftGrid(this.grid, dx, dy), this.row, this.col, this.skin.inset, groups[g].size);
-      this.kernel.measure(g, patchIndex);
-    }
-  }
-
-  clearCut(): boolean {
-    const [i, j] = this.kernel.firstTwo();
-    const [best, runnerUp] = [this.kernel.labelDistance(i), this.kernel.labelDistance(j)];
-    if (best <= SURE_DISTANCE * this.skin.maxDistance && best <= SURE_RATIO * runnerUp) return true;
-    return best <= DECIDED_DISTANCE * this.skin.maxDistance && best <= DECIDED_RATIO * runnerUp;
-  }
-
-  /** A match (`TemplateSearch.labelMatch`): its cell's patch, made again, and its template's. */
-  match(which: number): Match {
-    const { patchIndex, group } = matchOf(which);
-    const [dx, dy] = [this.shifts[2 * patchIndex], this.shifts[2 * patchIndex + 1]];
-    const size = this.prepared.groups[group].size;
-    const cell = patchIndex === 0 && this.onGridPatch ? this.onGridPatch : cellPatch(this.image, shiftGrid(this.grid, dx, dy), this.row, this.col, this.skin.inset, size);
-    return { cell, template: this.templateOf(which) };
-  }
-
-  templateOf(which: number): Patch {
-    const { group, template } = matchOf(which);
-    return this.prepared.groups[group].templates[template].patch;
-  }
+function rescued(cell: CellAt, first: number, rival: number, runnerUp: string, distance: number): boolean {
+  if (!BLANK.has(runnerUp) || distance > RESCUE_DISTANCE * cell.skin.maxDistance) return false;
+  return rival >= 0 && decisive(matched(cell, first), templateOf(cell.prepared, rival), cell.skin);
 }
 
-const onGridBuffers = new Map<number, Float32Array>();
-
 /**
- * Where each cell's patch on the grid is written: one buffer per size, reused from cell to cell (the patch is
- * done with once its cell is read; a reading keeps no patch), not a buffer outside V8's heap for every cell.
+ * A match (`KernelReadings.match`): its cell's patch, made again where the kernel made it (patch 0 on the grid,
+ * 1–8 a step off in each NEAR direction, 9–16 half a step), and its template's.
  */
-function onGridBuffer(size: number): Float32Array {
-  let buffer = onGridBuffers.get(size);
-  if (!buffer) onGridBuffers.set(size, (buffer = new Float32Array(size * size * 3)));
-  return buffer;
+function matched(cell: CellAt, which: number): Match {
+  const { patchIndex, group } = matchOf(which);
+  const [dx, dy] = patchIndex === 0 ? [0, 0] : NEAR[(patchIndex - 1) % NEAR.length].map((d) => (patchIndex > NEAR.length ? d * cell.step / 2 : d * cell.step));
+  const size = cell.prepared.groups[group].size;
+  const grid = patchIndex === 0 ? cell.grid : shiftGrid(cell.grid, dx, dy);
+  return { cell: cellPatch(cell.image, grid, cell.row, cell.col, cell.skin.inset, size), template: templateOf(cell.prepared, which) };
+}
+
+function templateOf(prepared: PreparedSkin, which: number): Patch {
+  const { group, template } = matchOf(which);
+  return prepared.groups[group].templates[template].patch;
 }
 
 interface Match {

@@ -46,12 +46,11 @@ interface PatchKernel {
   nearestCells(slot: number, width: number, height: number, count: number, cols: number, rows: number, left: number, top: number,
     pitchX: number, pitchY: number, linedX: boolean, linedY: boolean, inset: number, ordered: boolean, stop: number, limit: number, enough: number): number;
   bounds(group: number): number;
-  startCell(): void;
-  measure(group: number, single: boolean, patchIndex: number): void;
-  firstTwo(): number;
-  labelDistance(label: number): number;
-  labelMatch(label: number): number;
-  sizeMatch(sizeIndex: number): number;
+  readInput(count: number, cols: number, rows: number, labels: number, groups: number): number;
+  readingsAt(at: number, count: number, cols: number, rows: number, labels: number, groups: number): number;
+  readCells(slot: number, width: number, height: number, count: number, cols: number, rows: number, left: number, top: number, pitchX: number,
+    pitchY: number, linedX: boolean, linedY: boolean, inset: number, search: boolean, exact: boolean, sure: number, sureRatio: number,
+    decided: number, decidedRatio: number, step: number): void;
   edgeProfile(slot: number, width: number, height: number, vertical: boolean, from: number, first: number, to: number, acrossFrom: number, acrossTo: number): number;
   lineSteps(slot: number, width: number, height: number, vertical: boolean, at: number, band: number, from: number, to: number): number;
   patch(slot: number, width: number, height: number, left: number, stepX: number, top: number, stepY: number, size: number): number;
@@ -101,21 +100,12 @@ export function nearestCells(image: RgbaImage, grid: Grid, inset: number, prepar
     const { rows, cols } = grid;
     const count = cells.length;
     const at = kernel.cellsInput(count, cols, rows);
-    const ints = new Int32Array(kernel.memory.buffer, at, 3 * count);
-    for (let i = 0; i < count; i++) {
-      const row = cells[i][0];
-      const col = cells[i][1];
-      if (!(row >= 0 && row < rows && col >= 0 && col < cols)) throw new RangeError(`cell ${row},${col} is not on the ${rows}×${cols} grid`);
-      ints[2 * i] = row;
-      ints[2 * i + 1] = col;
-    }
-    if (order) for (let k = 0; k < count; k++) ints[2 * count + k] = order[k];
+    writeCells(kernel, at, cells, grid);
+    if (order) new Int32Array(kernel.memory.buffer, at + 8 * count, count).set(order);
     // the lefts, the tops, what is known: from the next multiple of 8 bytes
     const floatsAt = (at + 12 * count + 7) & ~7;
-    const floats = new Float64Array(kernel.memory.buffer, floatsAt, cols + rows + rows * cols);
-    if (grid.lefts) for (let c = 0; c < cols; c++) floats[c] = cellLeft(grid, c);
-    if (grid.tops) for (let r = 0; r < rows; r++) floats[cols + r] = cellTop(grid, r);
-    floats.set(known, cols + rows);
+    writeLines(kernel, floatsAt, grid);
+    new Float64Array(kernel.memory.buffer, floatsAt + 8 * (cols + rows), rows * cols).set(known);
     const stopped = kernel.nearestCells(slot, image.width, image.height, count, cols, rows, grid.left, grid.top, grid.pitchX, grid.pitchY,
       grid.lefts !== undefined, grid.tops !== undefined, inset, order !== undefined, stop, limit, enough);
     known.set(new Float64Array(kernel.memory.buffer, floatsAt + 8 * (cols + rows), rows * cols));
@@ -127,65 +117,121 @@ export function nearestCells(image: RgbaImage, grid: Grid, inset: number, prepar
 }
 
 /**
- * One cell's search for its nearest templates, in the kernel (assembly/patch.ts's `measure`; src/classify.ts
- * decides what the distances read as): each of the cell's patches, on the grid or shifted, is measured against a
- * size group of the prepared skin, and the kernel keeps, per label and per label at a size, the nearest distance
- * and which patch (by index) and template gave it: one cell at a time, measured right after its patch, with no other
- * use of the kernel in between.
+ * What the kernel's `readCells` found for each cell (assembly/patch.ts's `readingsAt`; src/classify.ts decides what
+ * it reads as), by the cell's index k.
  */
-export class TemplateSearch {
-  private kernel: PatchKernel;
+export class KernelReadings {
+  private readonly ints: Int32Array;
+  private readonly floats: Float64Array;
 
-  constructor(private readonly image: RgbaImage, private readonly prepared: PreparedSkin) {
-    this.kernel = kernelWithSkin(image, prepared);
+  constructor(block: Uint8Array) {
+    this.ints = new Int32Array(block.buffer, block.byteOffset, block.length / 4);
+    this.floats = new Float64Array(block.buffer, block.byteOffset, block.length / 8);
   }
 
-  /**
-   * The cell's patch at `size` (cellPatch's), left in the kernel for `measure`; copied out into `into` (of the
-   * patch's length) when given. The screenshot and the skin are put back in the kernel if anything replaced them.
-   */
-  patch(grid: Grid, row: number, col: number, inset: number, size: number, into?: Float32Array): Patch | undefined {
-    return guarded(() => {
-      this.kernel = kernelWithSkin(this.image, this.prepared);
-      const at = patchAt(this.kernel, this.image, grid, row, col, inset, size);
-      if (!into) return undefined;
-      into.set(new Float32Array(this.kernel.memory.buffer, at, size * size * 3));
-      return { size, rgb: into };
-    });
+  /** The nearest label (an index into the prepared skin's labels; -1: none). */
+  first(k: number): number {
+    return this.ints[READING_INTS * k];
   }
 
-  /** Nothing matched yet: a new cell. */
-  start(): void {
-    this.kernel.startCell();
+  /** The second-nearest label, or -1. */
+  second(k: number): number {
+    return this.ints[READING_INTS * k + 1];
   }
 
-  /** The patch `patch` left (of group g's size) against group g's templates; `patchIndex` is kept with what it matched. */
-  measure(group: number, patchIndex: number): void {
-    guarded(() => this.kernel.measure(group, this.prepared.groups.length === 1, patchIndex));
+  /** The template (of the one size group) the cell's patch on the grid equals, or -1; nothing else is then measured. */
+  same(k: number): number {
+    return this.ints[READING_INTS * k + 2];
   }
 
-  /** The nearest and the second-nearest label matched (-1: none), ties in the order first matched. */
-  firstTwo(): [number, number] {
-    const packed = this.kernel.firstTwo();
-    return [(packed >> 16) - 1, (packed & 0xffff) - 1];
+  /** What gave the nearest label's distance (`matchOf` reads it). */
+  match(k: number): number {
+    return this.ints[READING_INTS * k + 3];
   }
 
-  labelDistance(label: number): number {
-    return label < 0 ? Infinity : this.kernel.labelDistance(label);
+  /** What gave the second-nearest label's nearest distance at the size of the nearest match (`matchOf`), or -1. */
+  rival(k: number): number {
+    return this.ints[READING_INTS * k + 4];
   }
 
-  /** What gave the label's nearest distance (`matchOf` reads it), or -1. */
-  labelMatch(label: number): number {
-    return this.kernel.labelMatch(label);
+  distance(k: number): number {
+    return this.floats[(READING_INTS / 2) * k + 3];
   }
 
-  /** What gave the nearest distance of a label at a size (prepared.sizeIndex), or -1. */
-  sizeMatch(sizeIndex: number): number {
-    return this.kernel.sizeMatch(sizeIndex);
+  /** The second-nearest label's distance (Infinity: none). */
+  runnerUpDistance(k: number): number {
+    return this.floats[(READING_INTS / 2) * k + 4];
   }
 }
 
-/** A match's patch index, size group and template (`TemplateSearch.labelMatch`). */
+/** A reading's bytes in the kernel (assembly/patch.ts's READING_BYTES), as i32s. */
+const READING_INTS = 10;
+
+/**
+ * When a cell's match is clear-cut (src/classify.ts): its distance at most `sure`, and at most `sureRatio` of the
+ * runner-up's; or the same with `decided`.
+ */
+export interface ClearCut {
+  sure: number;
+  sureRatio: number;
+  decided: number;
+  decidedRatio: number;
+}
+
+/**
+ * The cells' searches for their nearest templates, in one call to the kernel (assembly/patch.ts's `readCells`): each
+ * cell's patch on the grid, a cell equal to a template (with `exact`) taken as that one; else measured against every
+ * template that could change its reading, and, with `search`, when the match is not clear-cut, shifted by `step` in
+ * each direction, then by half of it.
+ */
+export function readInKernel(image: RgbaImage, grid: Grid, inset: number, prepared: PreparedSkin, cells: readonly Coord[],
+  options: { search: boolean; exact: boolean; step: number; clearCut: ClearCut }): KernelReadings {
+  try {
+    const [kernel, slot] = placed(image);
+    if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+    const { rows, cols } = grid;
+    const { groups, labels, sizeIndex } = prepared;
+    const count = cells.length;
+    const at = kernel.readInput(count, cols, rows, labels.length, groups.length);
+    writeCells(kernel, at, cells, grid);
+    writeLines(kernel, at + 8 * count, grid);
+    const rivals = new Int32Array(kernel.memory.buffer, at + 8 * (count + cols + rows), labels.length * groups.length);
+    for (let l = 0; l < labels.length; l++) {
+      for (let g = 0; g < groups.length; g++) rivals[l * groups.length + g] = sizeIndex.get(`${labels[l]}@${groups[g].size}`) ?? -1;
+    }
+    const { search, exact, step, clearCut } = options;
+    kernel.readCells(slot, image.width, image.height, count, cols, rows, grid.left, grid.top, grid.pitchX, grid.pitchY,
+      grid.lefts !== undefined, grid.tops !== undefined, inset, search, exact, clearCut.sure, clearCut.sureRatio, clearCut.decided, clearCut.decidedRatio, step);
+    const readingsAt = kernel.readingsAt(at, count, cols, rows, labels.length, groups.length);
+    return new KernelReadings(new Uint8Array(kernel.memory.buffer, readingsAt, 4 * READING_INTS * count).slice());
+  } catch (err) {
+    dropKernel();
+    throw err;
+  }
+}
+
+/** The cells' rows and columns into the kernel, i32 pairs from `at`; a cell off the grid is a RangeError. */
+function writeCells(kernel: PatchKernel, at: number, cells: readonly Coord[], grid: Grid): void {
+  const { rows, cols } = grid;
+  const ints = new Int32Array(kernel.memory.buffer, at, 2 * cells.length);
+  for (let i = 0; i < cells.length; i++) {
+    const row = cells[i][0];
+    const col = cells[i][1];
+    if (!(row >= 0 && row < rows && col >= 0 && col < cols)) throw new RangeError(`cell ${row},${col} is not on the ${rows}×${cols} grid`);
+    ints[2 * i] = row;
+    ints[2 * i + 1] = col;
+  }
+}
+
+/** The grid's own column lefts, then row tops, into the kernel (f64 from `at`) when it has them. */
+function writeLines(kernel: PatchKernel, at: number, grid: Grid): void {
+  const { rows, cols } = grid;
+  const floats = new Float64Array(kernel.memory.buffer, at, cols + rows);
+  if (grid.lefts) for (let c = 0; c < cols; c++) floats[c] = cellLeft(grid, c);
+  if (grid.tops) for (let r = 0; r < rows; r++) floats[cols + r] = cellTop(grid, r);
+}
+
+/** A match's patch index, size group and template (`KernelReadings.match`). */
 export function matchOf(which: number): { patchIndex: number; group: number; template: number } {
   return { patchIndex: which >>> 24, group: (which >> 16) & 0xff, template: which & 0xffff };
 }
@@ -262,7 +308,7 @@ export function lineSteps(image: RgbaImage, vertical: boolean, at: number, band:
  * to f32) from the next multiple of 8 bytes, room for 4 × 4 blocks; then, from the next multiple of 16, the
  * group's coarse views side by side (element e of template i at e × padded count + i; the count padded to LANES with
  * zeros), which the kernel bounds LANES templates at a time with; then each template's label and size index (i32).
- * Last, room for one cell's search (`TemplateSearch`, assembly/patch.ts's `stateAt`).
+ * Last, room for one cell's search (assembly/patch.ts's `stateAt`).
  */
 function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
   const { groups, labels, sizeIndex } = prepared;
