@@ -911,3 +911,17 @@ function sameTemplate(patchAt: usize): i32 {
   }
   return -1;
 }
+
+/**
+ * The RMS distance from template i of group g to each template of the group (f64, from where this returns), as
+ * src/patch.ts's rmsDistance gives it: what tells a template's nearest rival (src/exact.ts).
+ */
+export function templateDistances(g: i32, i: i32): usize {
+  const size = load<i32>(groupAt(g));
+  const count = load<i32>(groupAt(g), 4);
+  const out = scratchAt();
+  reserve(out + 8 * <usize>count);
+  const own = templateAt(g, i);
+  for (let j = 0; j < count; j++) store<f64>(out + 8 * <usize>j, rmsWithin(own, templateAt(g, j), size, Infinity));
+  return out;
+}

@@ -2,7 +2,7 @@
 // reading is known without measuring it against every template. The kernel finds the template it equals
 // (assembly/patch.ts's `sameTemplate`); what that reads as is decided here.
 import type { Cell, Reading } from './types';
-import { rmsDistance } from './patch';
+import { templateDistances } from './patch';
 import type { Prepared, PreparedSkin } from './templates';
 
 /** The template's nearest other label and its distance, or null when that would not decide (a tie, a twin). */
@@ -22,20 +22,21 @@ export function exactReading(prepared: PreparedSkin, i: number, row: number, col
   const { templates } = prepared.groups[0];
   let rivals = rivalsOf.get(prepared);
   if (!rivals) rivalsOf.set(prepared, (rivals = []));
-  if (rivals[i] === undefined) rivals[i] = rivalOf(templates, i);
+  if (rivals[i] === undefined) rivals[i] = rivalOf(templates, i, templateDistances(prepared, 0, i));
   const rival = rivals[i];
   if (!rival) return null;
   const best = templates[i].label;
   return { row, col, cell: best, best, distance: 0, runnerUp: rival.label, runnerUpDistance: rival.distance, unreadable: false };
 }
 
-function rivalOf(templates: Prepared[], i: number): Rival | null {
+/** Template i's nearest other label, from its distance to each template (measured in the kernel). */
+function rivalOf(templates: Prepared[], i: number, distances: Float64Array): Rival | null {
   const own = templates[i];
   const nearest = new Map<Cell, number>();
-  for (const t of templates) {
-    if (t.label === own.label) continue;
-    const distance = rmsDistance(own.patch, t.patch);
-    if (distance < (nearest.get(t.label) ?? Infinity)) nearest.set(t.label, distance);
+  for (let j = 0; j < templates.length; j++) {
+    const { label } = templates[j];
+    if (label === own.label) continue;
+    if (distances[j] < (nearest.get(label) ?? Infinity)) nearest.set(label, distances[j]);
   }
   const ranked = [...nearest].sort((a, b) => a[1] - b[1]);
   if (!ranked.length) return { label: '.', distance: Infinity };

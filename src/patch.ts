@@ -51,6 +51,7 @@ interface PatchKernel {
   readCells(slot: number, width: number, height: number, count: number, cols: number, rows: number, left: number, top: number, pitchX: number,
     pitchY: number, linedX: boolean, linedY: boolean, inset: number, search: boolean, exact: boolean, sure: number, sureRatio: number,
     decided: number, decidedRatio: number, step: number): void;
+  templateDistances(group: number, template: number): number;
   edgeProfile(slot: number, width: number, height: number, vertical: boolean, from: number, first: number, to: number, acrossFrom: number, acrossTo: number): number;
   lineSteps(slot: number, width: number, height: number, vertical: boolean, at: number, band: number, from: number, to: number): number;
   patch(slot: number, width: number, height: number, left: number, stepX: number, top: number, stepY: number, size: number): number;
@@ -234,6 +235,18 @@ function writeLines(kernel: PatchKernel, at: number, grid: Grid): void {
 /** A match's patch index, size group and template (`KernelReadings.match`). */
 export function matchOf(which: number): { patchIndex: number; group: number; template: number } {
   return { patchIndex: which >>> 24, group: (which >> 16) & 0xff, template: which & 0xffff };
+}
+
+/** The RMS distance (`rmsDistance`) from template i of group g of a prepared skin to each of the group's templates. */
+export function templateDistances(prepared: PreparedSkin, group: number, i: number): Float64Array {
+  try {
+    const kernel = cellKernel.get();
+    if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+    return new Float64Array(kernel.memory.buffer, kernel.templateDistances(group, i), prepared.groups[group].templates.length).slice();
+  } catch (err) {
+    dropKernel();
+    throw err;
+  }
 }
 
 /** The coarse lower bound of the distance between the cell's patch and each template of group g of a prepared skin. */
