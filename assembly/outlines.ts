@@ -521,3 +521,113 @@ function onLattice(a: i32, b: i32, pitchX: f64, pitchY: f64): bool {
   const fy = (centre(b, true) - centre(a, true)) / pitchY;
   return Math.abs(fx - Math.round(fx)) < 0.2 && Math.abs(fy - Math.round(fy)) < 0.2;
 }
+
+/**
+ * src/grid.ts's axis fit of the outlines written at `outlinesInput`: their centres across x (or y, `alongY`) on a
+ * lattice c = origin + pitch × (k + 0.5) for whole k, by least squares, from those near the middle outwards (a reach
+ * of 4 pitches, doubled each round until it spans them all), centres a quarter of a pitch or more off the lattice
+ * dropped; with the same floats as the JS it replaced. Writes the origin of the first cell, the pitch and the count
+ * of cells (f64 each) at `resultsAt()`.
+ */
+export function fitAxis(alongY: bool, pitchGuess: f64): void {
+  const n = outlineCount;
+  const sorted = (outlinesAt + <usize>n * SQUARE + 7) & ~7;
+  let points = sorted + 8 * <usize>n;
+  let kept = points + 8 * <usize>n;
+  const window = kept + 8 * <usize>n;
+  const ks = window + 8 * <usize>n;
+  resultAt = ks + 8 * <usize>n;
+  reserve(resultAt + 24);
+  if (n == 0) {
+    store<f64>(resultAt, NaN);
+    store<f64>(resultAt, NaN, 8);
+    store<f64>(resultAt, NaN, 16);
+    return;
+  }
+  for (let i = 0; i < n; i++) store<f64>(sorted + 8 * <usize>i, centre(i, alongY));
+  heapSort(sorted, n);
+  memory.copy(points, sorted, 8 * <usize>n);
+  let count = n;
+  let pitch = pitchGuess;
+  const middle = load<f64>(sorted + 8 * <usize>(n >> 1));
+  const span = load<f64>(sorted + 8 * <usize>(n - 1)) - load<f64>(sorted);
+  let origin = middle - pitch / 2;
+  for (let reach = 4 * pitch; ; reach *= 2) {
+    let w = 0;
+    for (let i = 0; i < count; i++) {
+      const c = load<f64>(points + 8 * <usize>i);
+      if (abs<f64>(c - middle) <= reach) store<f64>(window + 8 * <usize>(w++), c);
+    }
+    // at least two cells among them (as a set of numbers: NaN is one)
+    let distinct = false;
+    for (let i = 0; i < w; i++) {
+      const k = Math.round((load<f64>(window + 8 * <usize>i) - origin) / pitch - 0.5);
+      store<f64>(ks + 8 * <usize>i, k);
+      const first = load<f64>(ks);
+      if (k != first && !(isNaN(k) && isNaN(first))) distinct = true;
+    }
+    if (distinct) {
+      let sumK: f64 = 0;
+      let sumV: f64 = 0;
+      for (let i = 0; i < w; i++) sumK += load<f64>(ks + 8 * <usize>i);
+      for (let i = 0; i < w; i++) sumV += load<f64>(window + 8 * <usize>i);
+      const mk = sumK / <f64>w;
+      const mv = sumV / <f64>w;
+      let num: f64 = 0;
+      let den: f64 = 0;
+      for (let i = 0; i < w; i++) {
+        const dk = load<f64>(ks + 8 * <usize>i) - mk;
+        num += dk * (load<f64>(window + 8 * <usize>i) - mv);
+        den += dk * dk;
+      }
+      pitch = den > 0 ? num / den : 1;
+      origin = mv - pitch * (mk + 0.5);
+    }
+    let m = 0;
+    for (let i = 0; i < count; i++) {
+      const c = load<f64>(points + 8 * <usize>i);
+      const f = (c - origin) / pitch - 0.5;
+      if (abs<f64>(c - middle) > reach || abs<f64>(f - Math.round(f)) < 0.25) store<f64>(kept + 8 * <usize>(m++), c);
+    }
+    const swap = points;
+    points = kept;
+    kept = swap;
+    const same = w == m;
+    count = m;
+    if (same && reach > span) break;
+  }
+  let kMin = Infinity;
+  let kMax = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const k = Math.round((load<f64>(points + 8 * <usize>i) - origin) / pitch - 0.5);
+    kMin = min(kMin, k);
+    kMax = max(kMax, k);
+  }
+  store<f64>(resultAt, origin + kMin * pitch);
+  store<f64>(resultAt, pitch, 8);
+  store<f64>(resultAt, kMax - kMin + 1, 16);
+}
+
+/** The n f64s at `at` in ascending order. */
+function heapSort(at: usize, n: i32): void {
+  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(at, i, n);
+  for (let end = n - 1; end > 0; end--) {
+    const top = load<f64>(at);
+    store<f64>(at, load<f64>(at + 8 * <usize>end));
+    store<f64>(at + 8 * <usize>end, top);
+    siftDown(at, 0, end);
+  }
+}
+
+function siftDown(at: usize, i: i32, n: i32): void {
+  const value = load<f64>(at + 8 * <usize>i);
+  for (;;) {
+    let child = 2 * i + 1;
+    if (child >= n) break;
+    if (child + 1 < n && load<f64>(at + 8 * <usize>(child + 1)) > load<f64>(at + 8 * <usize>child)) child++;
+    if (!(load<f64>(at + 8 * <usize>child) > value)) break;
+    store<f64>(at + 8 * <usize>i, load<f64>(at + 8 * <usize>child));
+    i = child;
+  }
+  store<f64>(at + 8 * <usize>i, value);
+}

@@ -1,10 +1,10 @@
 import type { Grid, Rect, RgbaImage } from './types';
 import { gridLineStrength } from './gridlines';
-import { centres } from './locate';
-import { ascending, mean, median, sum } from './stats';
+import { latticeFit } from './outlines';
+import { mean, median } from './stats';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
-const { abs, max, min, round } = Math;
+const { abs, max, round } = Math;
 
 export interface GridSeed {
   boxes: Rect[];
@@ -13,13 +13,14 @@ export interface GridSeed {
 }
 
 /**
- * Fits the cell grid: pitch and origin by least squares over the outline centres the locator found,
- * then grows the grid by whole rows and columns while the image shows grid lines beyond it
- * (large runs of hidden cells often have no outline of their own).
+ * Fits the cell grid: pitch and origin by least squares over the outline centres the locator found (from the
+ * middle out, so a first pitch a few percent off never miscounts far cells; centres off the lattice dropped; in
+ * the outlines' kernel), then grows the grid by whole rows and columns while the image shows grid lines beyond
+ * it (large runs of hidden cells often have no outline of their own).
  */
 export function fitGrid(image: RgbaImage, seed: GridSeed): Grid {
-  const x = fitAxis(centres(seed.boxes, 'x'), seed.pitchX);
-  const y = fitAxis(centres(seed.boxes, 'y'), seed.pitchY);
+  const x = latticeFit(seed.boxes, 'x', seed.pitchX);
+  const y = latticeFit(seed.boxes, 'y', seed.pitchY);
   const grid = snap({ rows: y.count, cols: x.count, left: x.origin, top: y.origin, pitchX: x.pitch, pitchY: y.pitch });
   const reference = interiorLines(image, grid);
   const shrunk = shrink(image, grid, reference);
@@ -71,64 +72,6 @@ export function cropGrid(grid: Grid, top: number, left: number, rows: number, co
   if (grid.lefts) cropped.lefts = grid.lefts.slice(left, left + cols);
   if (grid.tops) cropped.tops = grid.tops.slice(top, top + rows);
   return cropped;
-}
-
-interface AxisFit {
-  origin: number;
-  pitch: number;
-  count: number;
-}
-
-/**
- * Centres c = origin + pitch * (k + 0.5) for whole k. The fit starts from the centres near the middle and
- * takes in farther ones as it goes, so a first pitch a few percent off never miscounts far cells; centres
- * off the lattice are dropped.
- */
-function fitAxis(centres: number[], pitchGuess: number): AxisFit {
-  let pitch = pitchGuess;
-  const sorted = [...centres].sort(ascending);
-  const middle = sorted[sorted.length >> 1];
-  let origin = middle - pitch / 2;
-  let points = sorted;
-  for (let reach = 4 * pitch; ; reach *= 2) {
-    const window: number[] = [];
-    for (const c of points) if (abs(c - middle) <= reach) window.push(c);
-    const k = latticeIndices(window, origin, pitch);
-    if (new Set(k).size >= 2) ({ pitch, origin } = leastSquares(k, window));
-    const kept: number[] = [];
-    for (const c of points) if (abs(c - middle) > reach || abs(residual(c, origin, pitch)) < 0.25) kept.push(c);
-    points = kept;
-    if (window.length === points.length && reach > sorted[sorted.length - 1] - sorted[0]) break;
-  }
-  const k = latticeIndices(points, origin, pitch);
-  const kMin = min(...k);
-  return { origin: origin + kMin * pitch, pitch, count: max(...k) - kMin + 1 };
-}
-
-/** Each centre's cell index k on the lattice origin + pitch × (k + 0.5). */
-function latticeIndices(centres: number[], origin: number, pitch: number): number[] {
-  const k: number[] = [];
-  for (const c of centres) k.push(round((c - origin) / pitch - 0.5));
-  return k;
-}
-
-function residual(c: number, origin: number, pitch: number): number {
-  const f = (c - origin) / pitch - 0.5;
-  return f - round(f);
-}
-
-function leastSquares(k: number[], v: number[]): { pitch: number; origin: number } {
-  const n = k.length;
-  const mk = sum(k) / n;
-  const mv = sum(v) / n;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < n; i++) {
-    num += (k[i] - mk) * (v[i] - mv);
-    den += (k[i] - mk) ** 2;
-  }
-  const pitch = den > 0 ? num / den : 1;
-  return { pitch, origin: mv - pitch * (mk + 0.5) };
 }
 
 type Side = 'left' | 'right' | 'top' | 'bottom';

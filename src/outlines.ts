@@ -80,6 +80,18 @@ export function latticeForest(boxes: Rect[], pitchX: number, pitchY: number, lin
 }
 
 /**
+ * The outlines' centres across x (or y) fitted to a lattice of cells (src/grid.ts's `fitGrid`; the kernel's
+ * `fitAxis`): the left (or top) of its first cell, its pitch and its count of cells.
+ */
+export function latticeFit(boxes: Rect[], axis: 'x' | 'y', pitchGuess: number): { origin: number; pitch: number; count: number } {
+  return withOutlines(boxes, (kernel) => {
+    kernel.fitAxis(axis === 'y', pitchGuess);
+    const [origin, pitch, count] = new Float64Array(kernel.memory.buffer, kernel.resultsAt(), 3);
+    return { origin, pitch, count };
+  });
+}
+
+/**
  * The outlines written into the kernel, for `use`. Those loops in JS cost a first run ~10 ms (mine01, 488 outlines),
  * run as V8 first runs code.
  */
@@ -117,6 +129,7 @@ interface OutlineKernel {
   outlinesInput(count: number): number;
   gapsToNext(alongY: boolean, side: number): number;
   linked(pitchX: number, pitchY: number, link: number): void;
+  fitAxis(alongY: boolean, pitchGuess: number): void;
   resultsAt(): number;
 }
 

@@ -1,7 +1,7 @@
 // The WebAssembly outline finder against a plain reading of its definition: each mask pixel from its
 // neighbours or its whole 15×15 window, regions by flood fill, in the order their first pixels come.
 import sharp from 'sharp';
-import { gapsAlong, latticeForest, squareRegions, type SquareLimits } from '../src/outlines';
+import { gapsAlong, latticeFit, latticeForest, squareRegions, type SquareLimits } from '../src/outlines';
 import type { Rect, RgbaImage } from '../src/types';
 
 function reference(image: RgbaImage, limits: SquareLimits): Rect[] {
@@ -168,13 +168,54 @@ describe('outlines\' neighbours, found in the kernel', () => {
     }
   });
 
+  /** src/grid.ts's fit of an axis, as it was in JS: centres c = origin + pitch × (k + 0.5), from the middle out. */
+  const plainFit = (boxes: Rect[], axis: 'x' | 'y', pitchGuess: number) => {
+    let pitch = pitchGuess;
+    const sorted = boxes.map((b) => centre(b, axis)).sort((a, b) => a - b);
+    const middle = sorted[sorted.length >> 1];
+    let origin = middle - pitch / 2;
+    let points = sorted;
+    const indices = (cs: number[]) => cs.map((c) => Math.round((c - origin) / pitch - 0.5));
+    for (let reach = 4 * pitch; ; reach *= 2) {
+      const window = points.filter((c) => Math.abs(c - middle) <= reach);
+      const k = indices(window);
+      if (new Set(k).size >= 2) {
+        const [mk, mv] = [k.reduce((s, v) => s + v, 0) / k.length, window.reduce((s, v) => s + v, 0) / k.length];
+        let [num, den] = [0, 0];
+        k.forEach((ki, i) => {
+          num += (ki - mk) * (window[i] - mv);
+          den += (ki - mk) ** 2;
+        });
+        pitch = den > 0 ? num / den : 1;
+        origin = mv - pitch * (mk + 0.5);
+      }
+      const kept = points.filter((c) => {
+        const f = (c - origin) / pitch - 0.5;
+        return Math.abs(c - middle) > reach || Math.abs(f - Math.round(f)) < 0.25;
+      });
+      const same = window.length === kept.length;
+      points = kept;
+      if (same && reach > sorted[sorted.length - 1] - sorted[0]) break;
+    }
+    const k = indices(points);
+    return { origin: origin + Math.min(...k) * pitch, pitch, count: Math.max(...k) - Math.min(...k) + 1 };
+  };
+
+  test.each([[1, 600], [2, 200], [3, 25], [4, 1], [5, 3000]])('random outlines (seed %d, %d of them): the lattice fitted to each axis, as the plain reading', (seed, count) => {
+    const boxes = boxesOf(seed, count);
+    for (const axis of ['x', 'y'] as const) for (const guess of [23, 22.4, 24.1, 46]) expect(latticeFit(boxes, axis, guess)).toEqual(plainFit(boxes, axis, guess));
+  });
+
   test('after a large image, and after a small one: the kernel\'s memory grown or not, the same answers', () => {
     const boxes = boxesOf(9, 300);
     const gaps = gapsAlong(boxes, 'x', 23);
+    const fit = latticeFit(boxes, 'y', 23);
     squareRegions(blank(3000, 2000), { minSide: 6, maxSide: 130 });
     expect(gapsAlong(boxes, 'x', 23)).toEqual(gaps);
+    expect(latticeFit(boxes, 'y', 23)).toEqual(fit);
     squareRegions(blank(20, 20), { minSide: 6, maxSide: 130 });
     expect(gapsAlong(boxes, 'x', 23)).toEqual(gaps);
+    expect(latticeFit(boxes, 'y', 23)).toEqual(fit);
   });
 });
 
