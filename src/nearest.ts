@@ -68,10 +68,11 @@ function knownOf(image: RgbaImage, skin: Skin, grid: Grid): Float64Array {
   if (!bySkin) memo.set(image, (bySkin = new WeakMap()));
   let grids = bySkin.get(skin);
   if (!grids) bySkin.set(skin, (grids = []));
-  // the grids compared number by number (=== tells floats apart exactly, 0 and -0 aside, which place a cell alike)
+  // the grids compared number by number (=== tells floats apart exactly, 0 and -0 aside, which place a cell alike);
+  // a grid is never changed once made, so the one measured is kept as it is
   for (const entry of grids) if (sameGrid(entry.grid, grid)) return entry.known;
   const known = new Float64Array(grid.rows * grid.cols).fill(NaN);
-  grids.push({ grid: { ...grid, lefts: grid.lefts?.slice(), tops: grid.tops?.slice() }, known });
+  grids.push({ grid, known });
   return known;
 }
 
