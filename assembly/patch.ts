@@ -925,3 +925,95 @@ export function templateDistances(g: i32, i: i32): usize {
   for (let j = 0; j < count; j++) store<f64>(out + 8 * <usize>j, rmsWithin(own, templateAt(g, j), size, Infinity));
   return out;
 }
+
+/**
+ * Where the JS side writes src/align.ts's line-shift search: its edge profile (f64 × `length`), then each line's
+ * base in it (i32 × `count`); `lineShifts` works after them.
+ */
+export function shiftsInput(length: i32, count: i32): usize {
+  const at = scratchAt();
+  reserve(shiftsBases(at, length) + 4 * <usize>count);
+  return at;
+}
+
+function shiftsBases(at: usize, length: i32): usize {
+  return at + 8 * <usize>length;
+}
+
+/**
+ * src/align.ts's `shiftsOnProfile`: three rounds of scoring each line's strip (`width` long, from its base) against the
+ * mean strip at every shift within `reach`, then the smoothest path of shifts (`smoothestPath`); the same floats.
+ * Returns where the shifts are (i32 × count).
+ */
+export function lineShifts(length: i32, count: i32, reach: i32, width: i32): usize {
+  const profile = scratchAt();
+  const bases = shiftsBases(profile, length);
+  const states = 2 * reach + 1;
+  const shifts = (bases + 4 * <usize>count + 7) & ~7;
+  const typical = shifts + ((4 * <usize>count + 7) & ~7);
+  const scores = typical + 8 * <usize>width;
+  const total = scores + 8 * <usize>count * <usize>states;
+  const from = total + 8 * <usize>count * <usize>states;
+  reserve(from + 4 * <usize>count * <usize>states);
+  for (let i = 0; i < count; i++) store<i32>(shifts + 4 * <usize>i, 0);
+  for (let pass = 0; pass < 3; pass++) {
+    for (let t = 0; t < width; t++) {
+      let sum: f64 = 0;
+      for (let i = 0; i < count; i++) sum += profileAt(profile, length, load<i32>(bases + 4 * <usize>i) + load<i32>(shifts + 4 * <usize>i) + t);
+      store<f64>(typical + 8 * <usize>t, sum / <f64>count);
+    }
+    for (let i = 0; i < count; i++) {
+      const row = scores + 8 * <usize>i * <usize>states;
+      let top: f64 = 1e-9;
+      for (let k = 0; k < states; k++) {
+        let sum: f64 = 0;
+        for (let t = 0; t < width; t++) sum += load<f64>(typical + 8 * <usize>t) * profileAt(profile, length, load<i32>(bases + 4 * <usize>i) + k - reach + t);
+        store<f64>(row + 8 * <usize>k, sum);
+        top = max(top, sum);
+      }
+      for (let k = 0; k < states; k++) store<f64>(row + 8 * <usize>k, load<f64>(row + 8 * <usize>k) / top);
+    }
+    smoothestPath(scores, total, from, count, states, shifts);
+    for (let i = 0; i < count; i++) store<i32>(shifts + 4 * <usize>i, load<i32>(shifts + 4 * <usize>i) - reach);
+  }
+  return shifts;
+}
+
+/** The profile's value at `i`, NaN past either end (as the JS's array read undefined). */
+@inline function profileAt(profile: usize, length: i32, i: i32): f64 {
+  return i < 0 || i >= length ? NaN : load<f64>(profile + 8 * <usize>i);
+}
+
+/**
+ * src/align.ts's `smoothestPath`: one choice per line (0 to states - 1), steps of at most one, the highest total score
+ * (the first line's scores lowered a millionth per step off the middle; ties to the first); written at `path`.
+ */
+function smoothestPath(scores: usize, total: usize, from: usize, count: i32, states: i32, path: usize): void {
+  for (let k = 0; k < states; k++) {
+    store<f64>(total + 8 * <usize>k, load<f64>(scores + 8 * <usize>k) - 1e-6 * abs<f64>(<f64>k - <f64>(states - 1) / 2));
+  }
+  for (let i = 1; i < count; i++) {
+    const before = total + 8 * <usize>(i - 1) * <usize>states;
+    for (let k = 0; k < states; k++) {
+      let best = -1;
+      for (let j = max(0, k - 1); j <= min(states - 1, k + 1); j++) {
+        if (best < 0 || load<f64>(before + 8 * <usize>j) > load<f64>(before + 8 * <usize>best)) best = j;
+      }
+      store<i32>(from + 4 * (<usize>(i - 1) * <usize>states + <usize>k), best);
+      store<f64>(total + 8 * (<usize>i * <usize>states + <usize>k), load<f64>(before + 8 * <usize>best) + load<f64>(scores + 8 * (<usize>i * <usize>states + <usize>k)));
+    }
+  }
+  const last = total + 8 * <usize>(count - 1) * <usize>states;
+  let most = -Infinity;
+  for (let k = 0; k < states; k++) most = max(most, load<f64>(last + 8 * <usize>k));
+  // the scores are finite, so some choice holds the most (the JS found none only for NaN, which a profile never holds)
+  let at = 0;
+  for (let k = 0; k < states; k++) {
+    if (load<f64>(last + 8 * <usize>k) == most) {
+      at = k;
+      break;
+    }
+  }
+  store<i32>(path + 4 * <usize>(count - 1), at);
+  for (let i = count - 2; i >= 0; i--) store<i32>(path + 4 * <usize>i, load<i32>(from + 4 * (<usize>i * <usize>states + <usize>load<i32>(path + 4 * <usize>(i + 1)))));
+}

@@ -5,7 +5,7 @@ import type { Coord, Grid, RgbaImage, Skin } from './types';
 import { classify } from './classify';
 import { BEYOND_ROUNDING, meanNearest, medianNearest, nearestDistances, worstFirst } from './nearest';
 import { shiftGrid } from './pixels';
-import { edgeSums } from './patch';
+import { edgeSums, lineShiftsOn } from './patch';
 import { mean, median } from './stats';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
@@ -231,7 +231,7 @@ export function lineAligned(image: RgbaImage, grid: Grid): Grid {
  * How far each column (axis 'x') or row sits from its uniform position, relative to the median line. Each line's
  * strip of edge strength is scored against the mean strip at every shift; the shifts chosen maximise the
  * total score while moving at most a pixel from one line to the next, as a whole-pixel layout does. The
- * mean strip is then taken again at the shifts found, a few rounds.
+ * mean strip is then taken again at the shifts found, a few rounds (in the cells' kernel, patch.ts's `lineShiftsOn`).
  */
 function lineShifts(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number[] {
   const vertical = axis === 'x';
@@ -244,62 +244,9 @@ function lineShifts(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number[] {
   const from = floor(start) - reach - 1;
   // indexed by position - from, through the last position a line at its furthest shift looks at
   const profile = edgeProfile(image, grid, vertical, from, bases[count - 1] + reach + width);
-  const shifts = shiftsOnProfile(profile, bases.map((b) => b - from), reach, width);
+  const shifts = lineShiftsOn(profile, bases.map((b) => b - from), reach, width);
   const middle = median(shifts);
   return shifts.map((d) => d - middle);
-}
-
-/**
- * `lineShifts` on the profile, each line's strip starting at `bases` in it: plain numbers and arrays only, so
- * that V8 compiles it once whatever shape of grid it came from (sums in the same order as the reduces it had).
- */
-function shiftsOnProfile(profile: Float64Array, bases: number[], reach: number, width: number): number[] {
-  const count = bases.length;
-  let shifts = bases.map(() => 0);
-  for (let pass = 0; pass < 3; pass++) {
-    const typical: number[] = [];
-    for (let t = 0; t < width; t++) {
-      let sum = 0;
-      for (let i = 0; i < count; i++) sum += profile[bases[i] + shifts[i] + t];
-      typical.push(sum / count);
-    }
-    const scores: number[][] = [];
-    for (let i = 0; i < count; i++) {
-      const raw: number[] = [];
-      let top = 1e-9;
-      for (let k = 0; k <= 2 * reach; k++) {
-        let sum = 0;
-        for (let t = 0; t < width; t++) sum += typical[t] * profile[bases[i] + k - reach + t];
-        raw.push(sum);
-        top = max(top, sum);
-      }
-      for (let k = 0; k < raw.length; k++) raw[k] /= top;
-      scores.push(raw);
-    }
-    shifts = smoothestPath(scores).map((k) => k - reach);
-  }
-  return shifts;
-}
-
-/** The sequence of choices, one per line, with the highest total score and steps of at most one. */
-function smoothestPath(scores: number[][]): number[] {
-  const states = scores[0].length;
-  const total = [scores[0].map((v, k) => v - 1e-6 * abs(k - (states - 1) / 2))];
-  const from: number[][] = [];
-  for (let i = 1; i < scores.length; i++) {
-    from.push([]);
-    total.push([]);
-    for (let k = 0; k < scores[i].length; k++) {
-      let best = -1;
-      for (let j = max(0, k - 1); j <= min(states - 1, k + 1); j++) if (best < 0 || total[i - 1][j] > total[i - 1][best]) best = j;
-      from[i - 1][k] = best;
-      total[i].push(total[i - 1][best] + scores[i][k]);
-    }
-  }
-  const last = total[total.length - 1];
-  const path = [last.indexOf(max(...last))];
-  for (let i = from.length - 1; i >= 0; i--) path.unshift(from[i][path[0]]);
-  return path;
 }
 
 /**

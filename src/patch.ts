@@ -54,6 +54,8 @@ interface PatchKernel {
   templateDistances(group: number, template: number): number;
   edgeProfile(slot: number, width: number, height: number, vertical: boolean, from: number, first: number, to: number, acrossFrom: number, acrossTo: number): number;
   lineSteps(slot: number, width: number, height: number, vertical: boolean, at: number, band: number, from: number, to: number): number;
+  shiftsInput(length: number, count: number): number;
+  lineShifts(length: number, count: number, reach: number, width: number): number;
   patch(slot: number, width: number, height: number, left: number, stepX: number, top: number, stepY: number, size: number): number;
 }
 
@@ -293,6 +295,24 @@ export function edgeSums(image: RgbaImage, vertical: boolean, from: number, to: 
     const [kernel, slot] = placed(image);
     const at = kernel.edgeProfile(slot, image.width, image.height, vertical, from, Math.max(1, from), to, acrossFrom, acrossTo);
     return new Float64Array(kernel.memory.buffer, at, Math.max(0, to - from + 1)).slice();
+  } catch (err) {
+    dropKernel();
+    throw err;
+  }
+}
+
+/**
+ * src/align.ts's search for each line's shift on an edge profile (assembly/patch.ts's `lineShifts`): the lines'
+ * strips, `width` long from their `bases` in the profile, scored against their mean strip at every shift within
+ * `reach`, and the smoothest path of shifts taken, three rounds.
+ */
+export function lineShiftsOn(profile: Float64Array, bases: readonly number[], reach: number, width: number): number[] {
+  try {
+    const kernel = cellKernel.get();
+    const at = kernel.shiftsInput(profile.length, bases.length);
+    new Float64Array(kernel.memory.buffer, at, profile.length).set(profile);
+    new Int32Array(kernel.memory.buffer, at + 8 * profile.length, bases.length).set(bases);
+    return Array.from(new Int32Array(kernel.memory.buffer, kernel.lineShifts(profile.length, bases.length, reach, width), bases.length));
   } catch (err) {
     dropKernel();
     throw err;

@@ -1,7 +1,7 @@
 // The WebAssembly cell resampler against a plain reading of area averaging: each patch pixel the mean of the
 // source area it covers, each source pixel weighted by the part of it inside.
 import sharp from 'sharp';
-import { cellPatch, coarseOf, edgeSums, lineSteps, rmsDistance, templateBounds } from '../src/patch';
+import { cellPatch, coarseOf, edgeSums, lineShiftsOn, lineSteps, rmsDistance, templateBounds } from '../src/patch';
 import { classify } from '../src/classify';
 import { meanNearest, medianNearest, nearestDistances, worstFirst } from '../src/nearest';
 import { prepareTemplates } from '../src/templates';
@@ -255,4 +255,81 @@ test('edge sums: the summed grey step between neighbouring columns (or rows) ove
       expect(sums[k - from]).toBeCloseTo(plain, 9);
     }
   }
+});
+
+// The line-by-line alignment's search (src/align.ts's lineShifts) against the JS it replaced: each line's strip scored
+// against the mean strip at every shift, the smoothest path of shifts, three rounds; random profiles with a grid's
+// lines in them, lines a pixel or two off, and flat stretches where scores tie.
+describe('the lines\' shifts on an edge profile, found in the kernel', () => {
+  function plainShifts(profile: Float64Array, bases: number[], reach: number, width: number): number[] {
+    let shifts = bases.map(() => 0);
+    for (let pass = 0; pass < 3; pass++) {
+      const typical: number[] = [];
+      for (let t = 0; t < width; t++) {
+        let sum = 0;
+        for (let i = 0; i < bases.length; i++) sum += profile[bases[i] + shifts[i] + t];
+        typical.push(sum / bases.length);
+      }
+      const scores = bases.map((base) => {
+        const raw: number[] = [];
+        for (let k = 0; k <= 2 * reach; k++) {
+          let sum = 0;
+          for (let t = 0; t < width; t++) sum += typical[t] * profile[base + k - reach + t];
+          raw.push(sum);
+        }
+        const top = Math.max(1e-9, ...raw);
+        return raw.map((v) => v / top);
+      });
+      shifts = smoothestPath(scores).map((k) => k - reach);
+    }
+    return shifts;
+  }
+  function smoothestPath(scores: number[][]): number[] {
+    const states = scores[0].length;
+    const total = [scores[0].map((v, k) => v - 1e-6 * Math.abs(k - (states - 1) / 2))];
+    const from: number[][] = [];
+    for (let i = 1; i < scores.length; i++) {
+      from.push([]);
+      total.push([]);
+      for (let k = 0; k < states; k++) {
+        let best = -1;
+        for (let j = Math.max(0, k - 1); j <= Math.min(states - 1, k + 1); j++) if (best < 0 || total[i - 1][j] > total[i - 1][best]) best = j;
+        from[i - 1][k] = best;
+        total[i].push(total[i - 1][best] + scores[i][k]);
+      }
+    }
+    const last = total[total.length - 1];
+    const path = [last.indexOf(Math.max(...last))];
+    for (let i = from.length - 1; i >= 0; i--) path.unshift(from[i][path[0]]);
+    return path;
+  }
+
+  test.each([[1, 30, 21], [2, 16, 23], [3, 9, 16], [4, 1, 20], [5, 60, 9]])('seed %d, %d lines %d px apart: the shifts of the plain reading', (seed, count, pitch) => {
+    let s = seed;
+    const next = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+    const reach = Math.round(0.2 * pitch);
+    const width = pitch;
+    const offsets = Array.from({ length: count }, () => (next() < 0.3 ? Math.floor(next() * 3) - 1 : 0));
+    const bases = Array.from({ length: count }, (_, i) => reach + 1 + i * pitch);
+    const profile = new Float64Array(bases[count - 1] + 2 * reach + width + 2);
+    for (let x = 0; x < profile.length; x++) profile[x] = next() < 0.2 ? 0 : next() * 40;
+    bases.forEach((b, i) => (profile[b + offsets[i]] += 900 + next() * 100));
+    for (let x = 0; x < profile.length; x += 7) profile[x] = 0;
+    expect(lineShiftsOn(profile, bases, reach, width)).toEqual(plainShifts(profile, bases, reach, width));
+  });
+
+  test('flat stretches, where every shift scores alike: the ties broken as the plain reading breaks them', () => {
+    const [reach, width] = [4, 20];
+    const bases = Array.from({ length: 12 }, (_, i) => reach + 1 + i * width);
+    const flat = new Float64Array(bases[11] + 2 * reach + width + 2);
+    expect(lineShiftsOn(flat, bases, reach, width)).toEqual(plainShifts(flat, bases, reach, width));
+    // two lines' edges two pixels apart, each as strong: the rest of the board flat
+    const twin = flat.slice();
+    twin[bases[5] - 1] = 500;
+    twin[bases[5] + 1] = 500;
+    twin[bases[9] + 2] = 300;
+    const shifts = lineShiftsOn(twin, bases, reach, width);
+    expect(shifts).toEqual(plainShifts(twin, bases, reach, width));
+    expect(new Set(shifts).size).toBeGreaterThan(1);
+  });
 });
