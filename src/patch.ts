@@ -244,7 +244,9 @@ export function templateDistances(prepared: PreparedSkin, group: number, i: numb
   try {
     const kernel = cellKernel.get();
     if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
-    return new Float64Array(kernel.memory.buffer, kernel.templateDistances(group, i), prepared.groups[group].templates.length).slice();
+    // the view made after the call, which may grow the memory (a new buffer)
+    const at = kernel.templateDistances(group, i);
+    return new Float64Array(kernel.memory.buffer, at, prepared.groups[group].templates.length).slice();
   } catch (err) {
     dropKernel();
     throw err;
@@ -256,7 +258,8 @@ export function templateBounds(image: RgbaImage, grid: Grid, row: number, col: n
   return guarded(() => {
     const kernel = kernelWithSkin(image, prepared);
     patchAt(kernel, image, grid, row, col, inset, prepared.groups[group].size);
-    return new Float64Array(kernel.memory.buffer, kernel.bounds(group), prepared.groups[group].templates.length).slice();
+    const at = kernel.bounds(group);
+    return new Float64Array(kernel.memory.buffer, at, prepared.groups[group].templates.length).slice();
   });
 }
 
@@ -312,7 +315,8 @@ export function lineShiftsOn(profile: Float64Array, bases: readonly number[], re
     const at = kernel.shiftsInput(profile.length, bases.length);
     new Float64Array(kernel.memory.buffer, at, profile.length).set(profile);
     new Int32Array(kernel.memory.buffer, at + 8 * profile.length, bases.length).set(bases);
-    return Array.from(new Int32Array(kernel.memory.buffer, kernel.lineShifts(profile.length, bases.length, reach, width), bases.length));
+    const shifts = kernel.lineShifts(profile.length, bases.length, reach, width);
+    return Array.from(new Int32Array(kernel.memory.buffer, shifts, bases.length));
   } catch (err) {
     dropKernel();
     throw err;

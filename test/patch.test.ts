@@ -318,6 +318,17 @@ describe('the lines\' shifts on an edge profile, found in the kernel', () => {
     expect(lineShiftsOn(profile, bases, reach, width)).toEqual(plainShifts(profile, bases, reach, width));
   });
 
+  // 20 000 lines: the search's scores, totals and steps (16 MB) grow the kernel's memory while it runs
+  test('a search that grows the kernel\'s memory: the shifts of the plain reading', () => {
+    let s = 11;
+    const next = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+    const [count, reach, width] = [20000, 20, 20];
+    const bases = Array.from({ length: count }, (_, i) => reach + 1 + i * width);
+    const profile = new Float64Array(bases[count - 1] + 2 * reach + width + 2).map(() => next() * 30);
+    bases.forEach((b) => (profile[b + (next() < 0.2 ? 1 : 0)] += 500));
+    expect(lineShiftsOn(profile, bases, reach, width)).toEqual(plainShifts(profile, bases, reach, width));
+  });
+
   test('flat stretches, where every shift scores alike: the ties broken as the plain reading breaks them', () => {
     const [reach, width] = [4, 20];
     const bases = Array.from({ length: 12 }, (_, i) => reach + 1 + i * width);
