@@ -99,7 +99,7 @@ export function nearestCells(image: RgbaImage, grid: Grid, inset: number, prepar
   order: readonly number[] | undefined, stop: number, limit: number, enough: number): boolean {
   try {
     const [kernel, slot] = placed(image);
-    if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+    holdSkin(kernel, prepared);
     const { rows, cols } = grid;
     const count = cells.length;
     const at = kernel.cellsInput(count, cols, rows);
@@ -191,7 +191,7 @@ export function readInKernel(image: RgbaImage, grid: Grid, inset: number, prepar
   options: { search: boolean; exact: boolean; step: number; clearCut: ClearCut }): KernelReadings {
   try {
     const [kernel, slot] = placed(image);
-    if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+    holdSkin(kernel, prepared);
     const { rows, cols } = grid;
     const { groups, labels, sizeIndex } = prepared;
     const count = cells.length;
@@ -243,7 +243,7 @@ export function matchOf(which: number): { patchIndex: number; group: number; tem
 export function templateDistances(prepared: PreparedSkin, group: number, i: number): Float64Array {
   try {
     const kernel = cellKernel.get();
-    if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+    holdSkin(kernel, prepared);
     // the view made after the call, which may grow the memory (a new buffer)
     const at = kernel.templateDistances(group, i);
     return new Float64Array(kernel.memory.buffer, at, prepared.groups[group].templates.length).slice();
@@ -263,10 +263,15 @@ export function templateBounds(image: RgbaImage, grid: Grid, row: number, col: n
   });
 }
 
+/** The prepared skin's templates in the kernel, written there unless they are the ones it holds. */
+function holdSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
+  if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+}
+
 function kernelWithSkin(image: RgbaImage, prepared: PreparedSkin): PatchKernel {
   return guarded(() => {
     const [kernel] = placed(image);
-    if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+    holdSkin(kernel, prepared);
     return kernel;
   });
 }
