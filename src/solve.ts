@@ -176,27 +176,63 @@ export function satisfiable(problem: Problem): boolean {
  * says), and assuming that any one of its certain cells takes the other value must be UNSAT — one call for
  * all of them. Every cell it leaves uncertain it has shown a layout for each way, so nothing is missed.
  */
-function satConfirms(problem: Problem, claimed: Deductions): boolean {
+export function satConfirms(problem: Problem, claimed: Deductions): boolean {
   const shape = shapeOf(problem);
   if (shape === null) return claimed.status === 'inconsistent';
+  return (shape.total !== null ? confirmsWithoutTotal(shape, shape.total, claimed) : null) ?? confirmsWith(shape, claimed);
+}
+
+/**
+ * The same check without the total, whose adder is most of its cost (and most of the solver's JavaScript for a
+ * batch's workers to compile): what is UNSAT under fewer constraints is UNSAT under all of them, and a model
+ * of the counts whose frontier leaves the outside cells a number of mines they can hold is a layout that meets
+ * the total too. Null when that does not settle it (a claim that needs the total, a claim about the outside
+ * cells, a model that misses the total): the check with the total decides.
+ */
+function confirmsWithoutTotal(shape: Shape, total: number, claimed: Deductions): boolean | null {
+  const local: Shape = { ...shape, total: null };
+  const call = startCall();
+  try {
+    return call.Logic.disablingAssertions(() => {
+      const subjects = buildSubjects(call, local) as Subject[];
+      const model = call.solver.solveAssuming(call.active);
+      if (model === null) return claimed.status === 'inconsistent';
+      const frontierMines = subjects.filter((s) => model.evaluate(s.mine)).length;
+      if (total - frontierMines < 0 || total - frontierMines > shape.outside.length) return null;
+      if (claimed.status !== 'ok') return false;
+      const outside = new Set(shape.outside);
+      if ([...claimed.mines, ...claimed.safe].some((cell) => outside.has(cell))) return null;
+      return refutesOpposite(call, subjects, claimed) || null;
+    });
+  } finally {
+    call.solver.forbid(call.active);
+  }
+}
+
+function confirmsWith(shape: Shape, claimed: Deductions): boolean {
   const call = startCall();
   try {
     return call.Logic.disablingAssertions(() => {
       const subjects = buildSubjects(call, shape);
       if (subjects === null || call.solver.solveAssuming(call.active) === null) return claimed.status === 'inconsistent';
       if (claimed.status !== 'ok') return false;
-      const [mines, safe] = [new Set(claimed.mines), new Set(claimed.safe)];
-      const opposite = subjects.flatMap((s) => (mines.has(s.cells[0]) ? [s.safe] : safe.has(s.cells[0]) ? [s.mine] : []));
-      if (opposite.length === 0) return true;
-      const probe = call.fresh();
-      call.solver.require(call.Logic.or(-probe, call.active), call.Logic.or(-probe, opposite));
-      const model = call.solver.solveAssuming(probe);
-      call.solver.forbid(probe);
-      return model === null;
+      return refutesOpposite(call, subjects, claimed);
     });
   } finally {
     call.solver.forbid(call.active);
   }
+}
+
+/** Whether no model gives any claimed subject the other value (one SAT call for all of them). */
+function refutesOpposite(call: Call, subjects: Subject[], claimed: Deductions): boolean {
+  const [mines, safe] = [new Set(claimed.mines), new Set(claimed.safe)];
+  const opposite = subjects.flatMap((s) => (mines.has(s.cells[0]) ? [s.safe] : safe.has(s.cells[0]) ? [s.mine] : []));
+  if (opposite.length === 0) return true;
+  const probe = call.fresh();
+  call.solver.require(call.Logic.or(-probe, call.active), call.Logic.or(-probe, opposite));
+  const model = call.solver.solveAssuming(probe);
+  call.solver.forbid(probe);
+  return model === null;
 }
 
 function satBackbone(problem: Problem, deadline: number): Deductions {

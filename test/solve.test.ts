@@ -2,9 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { cellName, formatBoard, neighbours, parseBoard, parseCellName } from '../src/board';
 import { encode, type EncodeOptions } from '../src/encode';
-import { satisfiable, solve } from '../src/solve';
+import { satConfirms, satisfiable, solve } from '../src/solve';
+import { shapeOf } from '../src/space';
 import type { Board, Constraint, Coord, Deductions, Problem } from '../src/types';
-import { bruteBoard, bruteProblem, type Game, mulberry32, open, randomGame, smallPosition } from './brute';
+import { bruteBoard, bruteProblem, endgamePosition, type Game, mulberry32, open, randomGame, smallPosition } from './brute';
 
 const SEED = 20240601;
 const show = (board: Board) => formatBoard(board).trimEnd();
@@ -61,6 +62,59 @@ describe('solve vs brute force', () => {
     expect([...statuses].sort()).toEqual(['inconsistent', 'ok']);
   });
 });
+
+describe("the SAT check of the counting engine's claims", () => {
+  test('600 small positions with a total (right, one off, a count misread): claims are confirmed exactly when each is certain', () => {
+    const Logic = require('logic-solver') as { sum: (...args: unknown[]) => unknown }; // eslint-disable-line @typescript-eslint/no-require-imports
+    const adders = jest.spyOn(Logic, 'sum');
+    const failures: string[] = [];
+    const seen = { confirmed: 0, refuted: 0, withAdder: 0, withoutAdder: 0 };
+    for (let i = 0; i < 600; i++) {
+      const rand = mulberry32(SEED * 19 + i);
+      const { mine, board } = i % 2 ? smallPosition(SEED * 23 + i) : endgamePosition(SEED * 23 + i);
+      const total = mine.flat().filter(Boolean).length + (i % 10 === 9 ? 1 : 0);
+      if (i % 10 === 4) misread(board, rand);
+      const problem = encode(board, { totalMines: total });
+      const shape = shapeOf(problem);
+      const truth = bruteProblem(problem);
+      if (shape === null) continue;
+      const outside = new Set(shape.outside);
+      const [mines, safe] = [new Set(truth.mines), new Set(truth.safe)];
+      // claims as the counting engine makes them: frontier cells one by one, the outside cells all together
+      const units = [...shape.frontier.map((cell) => [cell]), ...(shape.outside.length ? [shape.outside] : [])];
+      const claimed: Deductions = { status: rand() < 0.1 ? (truth.status === 'ok' ? 'inconsistent' : 'ok') : truth.status, mines: [], safe: [] };
+      let wrongClaim = false;
+      for (const unit of units) {
+        const certain = mines.has(unit[0]) ? 'mine' : safe.has(unit[0]) ? 'safe' : null;
+        const pick = rand();
+        if (pick < 0.5 && certain) claimed[certain === 'mine' ? 'mines' : 'safe'].push(...unit);
+        else if (pick > 0.93) {
+          const as = rand() < 0.5 ? 'mines' : 'safe';
+          claimed[as].push(...unit);
+          if (certain !== (as === 'mines' ? 'mine' : 'safe')) wrongClaim = true;
+        }
+      }
+      // an inconsistent problem makes every claim vacuous: only the status counts
+      const right = claimed.status === truth.status && (truth.status === 'inconsistent' || !wrongClaim);
+      const before = adders.mock.calls.length;
+      const confirmed = satConfirms(problem, claimed);
+      seen[adders.mock.calls.length > before ? 'withAdder' : 'withoutAdder']++;
+      seen[confirmed ? 'confirmed' : 'refuted']++;
+      if (confirmed !== right) failures.push(`case ${i} total=${total} outside=${[...outside]}\n${show(board)}\nclaimed ${JSON.stringify(claimed)}\nbrute ${JSON.stringify(truth)}`);
+    }
+    adders.mockRestore();
+    expect(failures.slice(0, 3)).toEqual([]);
+    // both ways are taken: settled without the total's adder, and checked with it
+    expect(Math.min(seen.confirmed, seen.refuted, seen.withAdder, seen.withoutAdder)).toBeGreaterThan(50);
+  });
+});
+
+/** One count read one higher (mod 9): the counts alone often cannot all hold then. */
+function misread(board: Board, rand: () => number): void {
+  const counts = board.cells.flatMap((row, r) => row.flatMap((cell, c) => (/^[0-8]$/.test(cell) ? [[r, c]] : [])));
+  const [r, c] = counts[Math.floor(rand() * counts.length)];
+  board.cells[r][c] = String((Number(board.cells[r][c]) + 1) % 9);
+}
 
 describe('expert boards (16x30, 99 mines)', () => {
   test('30 partially opened boards: every certain cell agrees with the layout, as play goes on', () => {
