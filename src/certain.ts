@@ -3,21 +3,36 @@
 // other value — the same definition as the SAT backbone, decided by exhaustive (merged) enumeration.
 import type { Deductions, Problem } from './types';
 import { buildSpace, type Space } from './space';
-import { buildChain } from './layers';
-import { BOOL, buildChains, sweep } from './sweep';
+import { buildChain, type Chain } from './layers';
+import { BOOL, buildChains, type Sweep, sweep } from './sweep';
 
 /** Default work limits: DP cells over all chains, and steps to combine parts through the total. */
 export const LIMITS = { cells: 400_000, work: 40_000_000 };
 
 const inconsistent = (): Deductions => ({ status: 'inconsistent', mines: [], safe: [] });
 
-/** Undefined when the problem is too large for the limits (the caller then needs another method). */
-export function deduce(problem: Problem, limits = LIMITS): Deductions | undefined {
+/**
+ * The exact dynamic programme over one problem: its space (null when propagation finds a constraint that cannot
+ * hold), its chains and their BOOL sweep (null past the limits). Made once for a position and shared by its
+ * deductions, the SAT check's reduced problem and its probabilities.
+ */
+export interface Count {
+  space: Space | null;
+  chains: Chain[] | null;
+  exact: Sweep | null;
+}
+
+export function count(problem: Problem, limits = LIMITS): Count {
   const space = buildSpace(problem);
+  const chains = space && buildChains(space, { cells: limits.cells });
+  const exact = space && chains && sweep(space, chains, BOOL, limits.work);
+  return { space, chains, exact };
+}
+
+/** Undefined when the problem is too large for the limits (the caller then needs another method). */
+export function deduce(problem: Problem, limits = LIMITS, counted = count(problem, limits)): Deductions | undefined {
+  const { space, exact: result } = counted;
   if (space === null) return inconsistent();
-  const chains = buildChains(space, { cells: limits.cells });
-  if (chains === null) return undefined;
-  const result = sweep(space, chains, BOOL, limits.work);
   if (result === null) return undefined;
   if (!result.consistent) return inconsistent();
   const mines: string[] = [];

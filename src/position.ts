@@ -5,6 +5,7 @@ import type { Board, CellProbability, Conflict, Deductions, FlagReport, Reading,
 import { encode } from './encode';
 import { satisfiable, solve } from './solve';
 import { probabilities } from './probability';
+import { count, LIMITS } from './certain';
 import { findReasons } from './reasons';
 import { findConflict } from './conflict';
 import { bestGuess } from './guess';
@@ -36,7 +37,8 @@ export interface Position {
 
 export function analyzePosition(board: Board, options: PositionOptions): Position {
   const problem = encodeWith(board, options);
-  const deductions = solve(problem);
+  const counted = count(problem);
+  const deductions = solve(problem, { counted });
   const flags = flagReport(board, deductions, options.trustFlags);
   const notes = options.trustFlags && flags.trusted.length ? [`${flags.trusted.length} flags trusted as mines (--trust-flags), not checked`] : [];
   if (options.cutSides?.length) notes.push(`the board may go on past the image's ${options.cutSides.join(' and ')} edge: the counts along it and the mine total are not used`);
@@ -47,7 +49,7 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
     return { deductions, flags, probabilities: null, bestGuess: null, reasons: [], conflict, notes };
   }
   if (deductions.complete === false) notes.push('board too large to decide every cell in time: the certain cells shown are proven, others may be certain too');
-  const odds = probabilities(problem);
+  const odds = probabilities(problem, LIMITS, counted);
   if (odds.status !== 'ok') notes.push('exact probabilities skipped: too many layouts to count here (certain cells are still exact)');
   const cells = odds.status === 'ok' ? odds.cells : null;
   if (cells?.some((c) => c.p === null)) notes.push(`no total mine count: cells away from the numbers have no probability${options.cutSides?.length || options.openSides?.length ? '' : ' (give --mines)'}`);

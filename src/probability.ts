@@ -2,9 +2,8 @@
 // are counted in log-space (LOG ring), so C(U, M − k) for thousands of cells never overflows; certain
 // cells come from the exact BOOL sweep, so they are exactly 0 or 1. Pure JS.
 import type { CellProbability, Problem } from './types';
-import { buildSpace } from './space';
-import { BOOL, buildChains, LOG, type Occupancy, sweep } from './sweep';
-import { LIMITS } from './certain';
+import { LOG, type Occupancy, sweep } from './sweep';
+import { count, LIMITS } from './certain';
 
 export type ProbabilityResult =
   | { status: 'ok'; cells: CellProbability[] }
@@ -16,11 +15,9 @@ export type ProbabilityResult =
  * One entry per unknown, in Problem order. Without a total, cells outside the frontier get null (nothing
  * is known of them) and frontier layouts count once each.
  */
-export function probabilities(problem: Problem, limits = LIMITS): ProbabilityResult {
-  const space = buildSpace(problem);
+export function probabilities(problem: Problem, limits = LIMITS, counted = count(problem, limits)): ProbabilityResult {
+  const { space, chains, exact } = counted;
   if (space === null) return { status: 'inconsistent' };
-  const chains = buildChains(space, { cells: limits.cells });
-  const exact = chains && sweep(space, chains, BOOL, limits.work);
   if (!chains || !exact) return { status: 'too-costly' };
   if (!exact.consistent) return { status: 'inconsistent' };
   const odds = sweep(space, chains, LOG, limits.work / 10);

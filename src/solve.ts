@@ -2,7 +2,7 @@
 // The only file that touches logic-solver. The solver knows no geometry, only constraints.
 import { debuglog } from 'node:util';
 import type { Deductions, Problem } from './types';
-import { byRowCol, consistent, deduce, deducePartial, LIMITS, withFixed } from './certain';
+import { byRowCol, consistent, type Count, count, deduce, deducePartial, LIMITS, withFixed } from './certain';
 import { reduce, type Shape, shapeOf } from './space';
 import { plainAsm } from './asm';
 import { now } from './runtime';
@@ -19,6 +19,8 @@ export interface SolveOptions {
   engine?: 'auto' | 'sat' | 'count';
   /** Work limits of the dynamic programme (certain.ts LIMITS by default). */
   limits?: typeof LIMITS;
+  /** The dynamic programme's work on this problem under these limits, when the caller has it (certain.ts `count`). */
+  counted?: Count;
 }
 
 type LogicModule = typeof import('logic-solver');
@@ -140,10 +142,11 @@ function minisatQuiet<T>(run: () => T): T {
 
 function solveWith(problem: Problem, options: SolveOptions): Deductions {
   if (options.engine === 'sat') return satBackbone(problem, Infinity);
-  const counted = () => deduce(problem, options.limits) ?? deducePartial(problem, options.limits);
+  const counting = options.counted ?? count(problem, options.limits);
+  const counted = () => deduce(problem, options.limits, counting) ?? deducePartial(problem, options.limits);
   if (options.engine === 'count') return counted();
-  const reduced = reduce(problem);
-  if (reduced === null) return inconsistent();
+  if (counting.space === null) return inconsistent();
+  const reduced = { problem: reduce(problem, counting.space.fixed), fixed: counting.space.fixed };
   const shape = shapeOf(reduced.problem);
   if (shape === null) return inconsistent();
   const unknowns = shape.frontier.length + shape.outside.length;
@@ -152,8 +155,8 @@ function solveWith(problem: Problem, options: SolveOptions): Deductions {
     return counted();
   }
   try {
-    const claimed = deduce(problem, options.limits);
-    if (claimed && satConfirms(reduced.problem, claimed)) return claimed;
+    const claimed = deduce(problem, options.limits, counting);
+    if (claimed && satConfirms(reduced.problem, claimed, shape)) return claimed;
     if (claimed) trace('solve: SAT does not confirm the counting engine: backbone');
     return withFixed(satBackbone(reduced.problem, now() + SAT_MS), reduced.fixed);
   } catch (err) {
@@ -176,8 +179,7 @@ export function satisfiable(problem: Problem): boolean {
  * says), and assuming that any one of its certain cells takes the other value must be UNSAT — one call for
  * all of them. Every cell it leaves uncertain it has shown a layout for each way, so nothing is missed.
  */
-export function satConfirms(problem: Problem, claimed: Deductions): boolean {
-  const shape = shapeOf(problem);
+export function satConfirms(problem: Problem, claimed: Deductions, shape = shapeOf(problem)): boolean {
   if (shape === null) return claimed.status === 'inconsistent';
   return (shape.total !== null ? confirmsWithoutTotal(shape, shape.total, claimed) : null) ?? confirmsWith(shape, claimed);
 }

@@ -143,11 +143,8 @@ function partsOf(classes: CellClass[], ruleCount: number): Part[] {
   return [...parts.values()];
 }
 
-/** The problem without the cells propagation fixes (each constraint loses them and their mines). */
-export function reduce(problem: Problem): { problem: Problem; fixed: Map<string, boolean> } | null {
-  const space = buildSpace(problem);
-  if (space === null) return null;
-  const { fixed } = space;
+/** The problem without the cells propagation fixed (`fixed`, its space's): each constraint loses them and their mines. */
+export function reduce(problem: Problem, fixed: Map<string, boolean>): Problem {
   const constraints: Constraint[] = [];
   for (const c of problem.constraints) {
     const cells: string[] = [];
@@ -160,7 +157,7 @@ export function reduce(problem: Problem): { problem: Problem; fixed: Map<string,
   }
   const unknowns: string[] = [];
   for (const x of problem.unknowns) if (!fixed.has(x)) unknowns.push(x);
-  return { problem: { unknowns, constraints }, fixed };
+  return { unknowns, constraints };
 }
 
 /**
