@@ -3,7 +3,7 @@
 // grid's lines (src/align.ts), with the same f64 arithmetic in the same order as the JS they replaced: the same
 // floats. Images stay in memory between calls, in one of two slots, so a screenshot is copied once however many
 // of its cells are read, even between reads of templates. Linear memory:
-//   small slot (SMALL bytes: a template) | large slot (the screenshot) | a skin's prepared templates | scratch
+//   small slot (SMALL bytes: a template) | large slot (the screenshot) | skins' prepared templates | scratch
 // Memory grows and is never given back; the JS side makes a new instance past a limit.
 
 import { reserve } from './memory';
@@ -12,7 +12,9 @@ import { reserve } from './memory';
 export const SMALL: i32 = 1 << 16;
 
 let largeBytes: usize = 0;
-let skinBytes: usize = 0;
+/** The skins held, back to back, and where the one in use starts among them. */
+let skinsBytes: usize = 0;
+let skinOffset: usize = 0;
 let width: i32 = 0;
 let height: i32 = 0;
 let imageAt: usize = 0;
@@ -25,21 +27,28 @@ function largeAt(): usize {
   return smallAt() + <usize>SMALL;
 }
 
-function skinAt(): usize {
+function skinsAt(): usize {
   return (largeAt() + largeBytes + 15) & ~15;
 }
 
+function skinAt(): usize {
+  return skinsAt() + skinOffset;
+}
+
 function scratchAt(): usize {
-  return (skinAt() + skinBytes + 15) & ~15;
+  return (skinsAt() + skinsBytes + 15) & ~15;
 }
 
 /**
  * Where the JS side writes a width × height RGBA image into its slot (0 small, 1 large). A larger screenshot
- * moves the prepared templates: they are to be written again.
+ * moves the skins' prepared templates: none is held then, each is to be written again.
  */
 export function place(slot: i32, w: i32, h: i32): usize {
   const bytes = (<usize>w * <usize>h) << 2;
-  if (slot == 1 && bytes > largeBytes) largeBytes = bytes;
+  if (slot == 1 && bytes > largeBytes) {
+    largeBytes = bytes;
+    dropSkins();
+  }
   reserve(scratchAt());
   return slot == 0 ? smallAt() : largeAt();
 }
@@ -189,11 +198,31 @@ function spans(out: usize, start: f64, step: f64, count: i32, limit: f64): void 
   }
 }
 
-/** Where the JS side writes a skin's prepared templates (`bytes` of them; layout in src/patch.ts's `skinLayout`). */
+/**
+ * Where the JS side writes a skin's prepared templates (`bytes` of them; layout in src/patch.ts's `writeSkin`),
+ * after the skins held; it becomes the skin in use (`skinOffset` tells where it is among them).
+ */
 export function skin(bytes: i32): usize {
-  skinBytes = <usize>bytes;
+  skinOffset = (skinsBytes + 15) & ~15;
+  skinsBytes = skinOffset + <usize>bytes;
   reserve(scratchAt());
   return skinAt();
+}
+
+/** Where the skin in use starts among the skins held. */
+export function currentSkin(): i32 {
+  return <i32>skinOffset;
+}
+
+/** The skin written at `offset` among those held becomes the one in use. */
+export function useSkin(offset: i32): void {
+  skinOffset = <usize>offset;
+}
+
+/** No skin held: the next `skin` is written first. */
+export function dropSkins(): void {
+  skinsBytes = 0;
+  skinOffset = 0;
 }
 
 /** Blocks per side of a patch's coarse view (src/patch.ts's BLOCKS). */

@@ -42,6 +42,9 @@ interface PatchKernel {
   SMALL: { value: number };
   place(slot: number, width: number, height: number): number;
   skin(bytes: number): number;
+  currentSkin(): number;
+  useSkin(offset: number): void;
+  dropSkins(): void;
   cellsInput(count: number, cols: number, rows: number): number;
   nearestCells(slot: number, width: number, height: number, count: number, cols: number, rows: number, left: number, top: number,
     pitchX: number, pitchY: number, linedX: boolean, linedY: boolean, inset: number, ordered: boolean, stop: number, limit: number, enough: number): number;
@@ -75,10 +78,10 @@ function placed(image: RgbaImage): [PatchKernel, number] {
     const at = kernel.place(slot, image.width, image.height);
     new Uint8Array(kernel.memory.buffer, at, image.data.length).set(image.data);
     inSlot[slot] = id;
-    // the skin's templates sit past the large slot, which grows to the largest screenshot held: they moved
+    // the skins' templates sit past the large slot, which grows to the largest screenshot held: they moved
     if (slot === 1 && image.data.length > largeBytes) {
       largeBytes = image.data.length;
-      inSkin = 0;
+      forgetSkins();
     }
   }
   return [kernel, slot];
@@ -263,9 +266,29 @@ export function templateBounds(image: RgbaImage, grid: Grid, row: number, col: n
   });
 }
 
-/** The prepared skin's templates in the kernel, written there unless they are the ones it holds. */
+/**
+ * The prepared skin's templates in use in the kernel: written there unless it holds them already. A batch that
+ * names no skin reads each screenshot with every skin in turn; each skin was written again for each screenshot.
+ */
 function holdSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
-  if (inSkin !== idOf(prepared)) writeSkin(kernel, prepared);
+  const id = idOf(prepared);
+  if (inSkin === id) return;
+  const offset = heldSkins.get(id);
+  if (offset !== undefined) {
+    kernel.useSkin(offset);
+    inSkin = id;
+    return;
+  }
+  if (heldSkins.size >= MAX_HELD_SKINS) forgetSkins(kernel);
+  writeSkin(kernel, prepared);
+  heldSkins.set(id, kernel.currentSkin());
+}
+
+/** None of the skins the kernel held is there any longer (or, given the kernel, is to be). */
+function forgetSkins(kernel?: PatchKernel): void {
+  kernel?.dropSkins();
+  heldSkins.clear();
+  inSkin = 0;
 }
 
 function kernelWithSkin(image: RgbaImage, prepared: PreparedSkin): PatchKernel {
@@ -414,15 +437,19 @@ const KEEP_MEMORY = 64 << 20;
 
 const cellKernel = new Kernel<PatchKernel>('patch.wasm', KEEP_MEMORY);
 const inSlot = [0, 0];
-/** The prepared skin whose templates the kernel holds (0: none). */
+/** The prepared skin whose templates the kernel is using (0: none). */
 let inSkin = 0;
+/** The prepared skins whose templates the kernel holds, by id: where each starts among them. */
+const heldSkins = new Map<number, number>();
+/** Past this many skins held (a batch of screenshots at many cell sizes), they are dropped and written anew. */
+const MAX_HELD_SKINS = 32;
 /** The largest screenshot the kernel's large slot has held (bytes of RGBA). */
 let largeBytes = 0;
 
 function dropKernel(): void {
   cellKernel.drop();
   inSlot.fill(0);
-  inSkin = 0;
+  forgetSkins();
   largeBytes = 0;
 }
 

@@ -170,6 +170,27 @@ test('a skin\'s templates stay right in the kernel as screenshots of other sizes
   });
 });
 
+// Several skins are held in the kernel at once (a batch that names no skin reads each screenshot with every
+// skin): switching between them, writing more, and a larger screenshot that moves them all must leave each
+// reading its own templates.
+test('skins held side by side in the kernel: each cell measured against the templates of the skin asked for', async () => {
+  const skins = await Promise.all(['xdemineur', 'gnome-mines-default', 'kmines-classic'].map(loadSkin));
+  const grid = { rows: 3, cols: 3, left: 4.5, top: 2.75, pitchX: 23, pitchY: 23 };
+  const cells = Array.from({ length: 9 }, (_, i): Coord => [Math.floor(i / 3), i % 3]);
+  const least = (image: RgbaImage, skin: Skin) => {
+    const prepared = prepareTemplates(skin, grid);
+    return cells.map(([row, col]) => Math.min(...prepared.groups.flatMap(({ size, templates }) => {
+      const patch = cellPatch(image, grid, row, col, skin.inset, size);
+      return templates.map((t) => rmsDistance(patch, t.patch));
+    })));
+  };
+  const steps: [number, number, number][] = [[0, 200, 150], [1, 200, 150], [2, 200, 150], [0, 200, 150], [2, 200, 150], [1, 400, 300], [0, 400, 300], [1, 300, 200], [2, 400, 300]];
+  steps.forEach(([s, width, height], k) => {
+    const image = noise(width, height, 40 + k);
+    expect(nearestDistances(image, grid, skins[s], cells)).toEqual(least(image, skins[s]));
+  });
+});
+
 // Each cell's distance to its nearest template, which the kernel finds passing over templates by their coarse
 // bounds: exactly the least of the RMS distances to every template (a screenshot of flat cells, where a bound is
 // as tight as it gets, and noise; each skin's every size of template).
