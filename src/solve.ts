@@ -146,8 +146,9 @@ function solveWith(problem: Problem, options: SolveOptions): Deductions {
   const counted = () => deduce(problem, options.limits, counting) ?? deducePartial(problem, options.limits);
   if (options.engine === 'count') return counted();
   if (counting.space === null) return inconsistent();
-  const reduced = { problem: reduce(problem, counting.space.fixed), fixed: counting.space.fixed };
-  const shape = shapeOf(reduced.problem);
+  const { fixed } = counting.space;
+  const reduced = reduce(problem, fixed);
+  const shape = shapeOf(reduced);
   if (shape === null) return inconsistent();
   const unknowns = shape.frontier.length + shape.outside.length;
   if (unknowns > SAT_UNKNOWNS || (shape.total !== null && shape.frontier.length > SAT_TOTAL)) {
@@ -156,9 +157,9 @@ function solveWith(problem: Problem, options: SolveOptions): Deductions {
   }
   try {
     const claimed = deduce(problem, options.limits, counting);
-    if (claimed && satConfirms(reduced.problem, claimed, shape)) return claimed;
+    if (claimed && satConfirms(reduced, claimed, shape)) return claimed;
     if (claimed) trace('solve: SAT does not confirm the counting engine: backbone');
-    return withFixed(satBackbone(reduced.problem, now() + SAT_MS), reduced.fixed);
+    return withFixed(satBackbone(reduced, now() + SAT_MS), fixed);
   } catch (err) {
     trace('solve: SAT backbone gave up: %s', err instanceof OutOfTime ? 'time limit' : String(err));
     session = undefined;
