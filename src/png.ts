@@ -4,7 +4,7 @@
 // assembly/png.ts) take ~3, and a skin is hundreds of tiny PNGs, each two calls across threads through sharp
 // (~0.6 ms). Anything else is left to sharp (decode.ts). Written: the annotated screenshot (encodePngOver).
 import { promisify } from 'node:util';
-import { constants, crc32, deflateSync, inflate, inflateSync, type ZlibOptions } from 'node:zlib';
+import { constants, crc32, deflateSync, Inflate, inflate, inflateSync, type ZlibOptions } from 'node:zlib';
 import { codeHeld, type CoderKernel } from './deflate';
 import type { RgbaImage } from './types';
 import { Kernel } from './kernel';
@@ -34,7 +34,8 @@ export function readPlainPng(bytes: Buffer): RgbaImage | null {
   const parts = plainParts(bytes);
   if (!parts) return null;
   try {
-    return unfiltered(inflateSync(parts.data, inflateOptions(parts.header)), parts.header);
+    const size = scanlineBytes(parts.header);
+    return unfiltered(inflatedIntoKept(parts.data, size) ?? inflateSync(parts.data, inflateOptions(parts.header)), parts.header);
   } catch {
     return null;
   }
@@ -130,6 +131,51 @@ function unfiltered(scanlines: Buffer, header: Header): RgbaImage | null {
     if (rowKernel.oversized()) rowKernel.drop();
   }
   return { width, height, data, opaque: channels === 3 };
+}
+
+/**
+ * The scanlines inflated into a buffer kept for the next image, when they are exactly `size` bytes; else null, and
+ * inflateSync decides, as when node's engine has no handle to drive. inflateSync gives each image a new buffer of
+ * its size, which a batch worker frees only at a later collection: glibc handed the memory back to the system in
+ * between, and each image's ~4 MB was fresh pages again (~900 faults, ~12 ms here, on most files of some
+ * batches). Node has no public way to inflate into a given buffer: this drives the engine's native handle as
+ * inflateSync does (lib/zlib.js's processChunkSync), one call with all the input and room for a byte more than
+ * `size`. A stream zlib finds corrupt destroys the engine (its handle then gone); the next image makes another.
+ */
+function inflatedIntoKept(data: Buffer, size: number): Buffer | null {
+  if (size + 1 > KEEP_SCANLINES) return null;
+  if (!kept || kept.length < size + 1) kept = Buffer.allocUnsafe(size + 1);
+  const engine = keptEngine();
+  if (!engine?._handle || !engine._writeState) return null;
+  engine._handle.writeSync(constants.Z_FINISH, data, 0, data.length, kept, 0, size + 1);
+  const [roomLeft, inputLeft] = engine._writeState;
+  return engine._handle && roomLeft === 1 && inputLeft === 0 ? kept.subarray(0, size) : null;
+}
+
+/** Scanlines of up to this many bytes are inflated into the kept buffer (a 4K screenshot's are ~33 MB). */
+const KEEP_SCANLINES = 48 << 20;
+
+let kept: Buffer | null = null;
+
+/** What `inflatedIntoKept` uses of an Inflate (node's lib/zlib.js), absent from its public type. */
+interface DrivenEngine {
+  _handle?: { writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, out: Uint8Array, outOffset: number, outLength: number): void } | null;
+  _writeState?: Uint32Array;
+  reset(): void;
+}
+
+let engine: DrivenEngine | null = null;
+
+/** The kept engine, reset for a new stream; a new one when the last was destroyed. */
+function keptEngine(): DrivenEngine | null {
+  if (engine?._handle) {
+    engine.reset();
+    return engine;
+  }
+  const made = new Inflate();
+  // a corrupt stream is reported here too, after the call that found it has returned null
+  made.on('error', () => undefined);
+  return (engine = made as unknown as DrivenEngine);
 }
 
 /** Pixels given back (`recyclePixels`), kept for the next image of the same size. */

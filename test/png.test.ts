@@ -183,6 +183,44 @@ function pngOf(width: number, height: number, channels: 3 | 4, pixels: Buffer, f
   return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(data)), chunk('IEND', Buffer.alloc(0))]);
 }
 
+// A batch reads thousands of screenshots: each is inflated into the buffer kept from the last, not a new one of its
+// size (inflateSync's). Corrupt data between good images, and bytes after the stream's end, read as before.
+test('plain PNGs are inflated into one kept buffer; a corrupt stream, and bytes past its end, read as inflateSync reads them', async () => {
+  const [width, height] = [40, 30];
+  const pixels = Buffer.from(noise(width * height * 3));
+  const large = pngOf(width, height, 3, pixels, (y) => y % 5);
+  const small = pngOf(9, 5, 3, pixels.subarray(0, 9 * 5 * 3), () => 2);
+  expectSame(readPlainPng(large), await bySharp(large));
+  const inflating = jest.spyOn(zlib, 'inflateSync');
+  const allocating = jest.spyOn(Buffer, 'allocUnsafe');
+  expectSame(readPlainPng(large), await bySharp(large));
+  expectSame(readPlainPng(small), await bySharp(small));
+  expect(inflating).not.toHaveBeenCalled();
+  expect(allocating.mock.calls.filter(([bytes]) => bytes >= 9 * 5 * 3)).toEqual([]);
+  allocating.mockRestore();
+  const corrupt = withIdat(large, (data) => Buffer.concat([data.subarray(0, 40), Buffer.from(noise(data.length - 40, 3))]));
+  expect(readPlainPng(corrupt)).toBeNull();
+  expect(inflating).toHaveBeenCalledTimes(1);
+  expectSame(readPlainPng(small), await bySharp(small));
+  expect(inflating).toHaveBeenCalledTimes(1);
+  const trailing = withIdat(large, (data) => Buffer.concat([data, Buffer.from('past the end')]));
+  expect(Buffer.from(readPlainPng(trailing)!.data).equals(Buffer.from(readPlainPng(large)!.data))).toBe(true);
+  expect(inflating).toHaveBeenCalledTimes(2);
+  inflating.mockRestore();
+});
+
+/** The PNG (as pngOf writes it: IHDR, one IDAT, IEND) with its IDAT's data changed, its CRC made right. */
+function withIdat(png: Buffer, change: (data: Buffer) => Buffer): Buffer {
+  const at = png.indexOf('IDAT') - 4;
+  const data = change(png.subarray(at + 8, at + 8 + png.readUInt32BE(at)));
+  const chunk = Buffer.alloc(12 + data.length);
+  chunk.writeUInt32BE(data.length, 0);
+  chunk.write('IDAT', 4, 'latin1');
+  data.copy(chunk, 8);
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length);
+  return Buffer.concat([png.subarray(0, at), chunk, png.subarray(at + 12 + png.readUInt32BE(at))]);
+}
+
 test('PNGs that are not plain are left to sharp', async () => {
   const pixels = Buffer.alloc(8 * 8 * 4, 200);
   const raw = { raw: { width: 8, height: 8, channels: 4 as const } };
