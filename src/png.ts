@@ -4,10 +4,11 @@
 // assembly/png.ts) take ~3, and a skin is hundreds of tiny PNGs, each two calls across threads through sharp
 // (~0.6 ms). Anything else is left to sharp (decode.ts). Written: the annotated screenshot (encodePngOver).
 import { promisify } from 'node:util';
-import { constants, crc32, deflateSync, Inflate, inflate, inflateSync, type ZlibOptions } from 'node:zlib';
+import { constants, crc32, deflateSync, inflate, inflateSync, type ZlibOptions } from 'node:zlib';
 import { codeHeld, type CoderKernel } from './deflate';
 import type { RgbaImage } from './types';
 import { Kernel } from './kernel';
+import { drive, keptEngine } from './zlibengine';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -134,49 +135,22 @@ function unfiltered(scanlines: Buffer, header: Header): RgbaImage | null {
 }
 
 /**
- * The scanlines inflated into a buffer kept for the next image, when they are exactly `size` bytes; else null, and
- * inflateSync decides, as when node's engine has no handle to drive. inflateSync gives each image a new buffer of
- * its size, which a batch worker frees only at a later collection: glibc handed the memory back to the system in
- * between, and each image's ~4 MB was fresh pages again (~900 faults, ~12 ms here, on most files of some
- * batches). Node has no public way to inflate into a given buffer: this drives the engine's native handle as
- * inflateSync does (lib/zlib.js's processChunkSync), one call with all the input and room for a byte more than
- * `size`. A stream zlib finds corrupt destroys the engine (its handle then gone); the next image makes another.
+ * The scanlines inflated into a buffer kept for the next image (zlibengine.ts), when they are exactly `size` bytes;
+ * else null, and inflateSync decides. One call with all the input and room for a byte more than `size`.
  */
 function inflatedIntoKept(data: Buffer, size: number): Buffer | null {
   if (size + 1 > KEEP_SCANLINES) return null;
-  if (!kept || kept.length < size + 1) kept = Buffer.allocUnsafe(size + 1);
-  const engine = keptEngine();
-  if (!engine?._handle || !engine._writeState) return null;
-  engine._handle.writeSync(constants.Z_FINISH, data, 0, data.length, kept, 0, size + 1);
-  const [roomLeft, inputLeft] = engine._writeState;
-  return engine._handle && roomLeft === 1 && inputLeft === 0 ? kept.subarray(0, size) : null;
+  const engine = keptEngine('inflate');
+  if (!engine) return null;
+  if (!inflated || inflated.length < size + 1) inflated = Buffer.allocUnsafe(size + 1);
+  const left = drive(engine, constants.Z_FINISH, data, 0, inflated.subarray(0, size + 1), 0);
+  return left?.room === 1 && left.input === 0 ? inflated.subarray(0, size) : null;
 }
 
 /** Scanlines of up to this many bytes are inflated into the kept buffer (a 4K screenshot's are ~33 MB). */
 const KEEP_SCANLINES = 48 << 20;
 
-let kept: Buffer | null = null;
-
-/** What `inflatedIntoKept` uses of an Inflate (node's lib/zlib.js), absent from its public type. */
-interface DrivenEngine {
-  _handle?: { writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, out: Uint8Array, outOffset: number, outLength: number): void } | null;
-  _writeState?: Uint32Array;
-  reset(): void;
-}
-
-let engine: DrivenEngine | null = null;
-
-/** The kept engine, reset for a new stream; a new one when the last was destroyed. */
-function keptEngine(): DrivenEngine | null {
-  if (engine?._handle) {
-    engine.reset();
-    return engine;
-  }
-  const made = new Inflate();
-  // a corrupt stream is reported here too, after the call that found it has returned null
-  made.on('error', () => undefined);
-  return (engine = made as unknown as DrivenEngine);
-}
+let inflated: Buffer | null = null;
 
 /** Pixels given back (`recyclePixels`), kept for the next image of the same size. */
 let spare: Uint8Array | null = null;
@@ -222,8 +196,51 @@ export function encodePngOver(image: RgbaImage, opaque: boolean): Buffer {
   }
 }
 
-/** Up's scanlines, written over the image's pixels, deflated at level 1. */
-function deflatedScanlines(kernel: PngKernel, image: RgbaImage, channels: number): Buffer {
+/**
+ * Up's scanlines deflated at level 1 by the kept engine (zlibengine.ts), band by band as the kernel makes them,
+ * into a buffer kept for the next image: a view of it.
+ */
+function deflatedScanlines(kernel: PngKernel, image: RgbaImage, channels: number): Uint8Array {
+  const engine = keptEngine('deflate');
+  if (!engine) return deflatedAtOnce(kernel, image, channels);
+  const { width, height, data } = image;
+  const line = 1 + channels * width;
+  let produced = 0;
+  const send = (input: Uint8Array, flush: number) => {
+    for (let offset = 0; ; ) {
+      if (produced === deflated.length) deflated = grown(deflated, produced);
+      const left = drive(engine, flush, input, offset, deflated, produced);
+      if (!left) throw new Error('zlib failed to deflate the annotated image');
+      const moved = deflated.length - left.room - produced + (input.length - left.input - offset);
+      produced = deflated.length - left.room;
+      offset = input.length - left.input;
+      if (left.room > 0 && left.input === 0) return;
+      // with room left, zlib takes all the input: a call that moved nothing would be made again for ever
+      if (moved === 0) throw new Error('zlib made no progress deflating the annotated image');
+    }
+  };
+  const at = kernel.start(width, channels);
+  const rows = kernel.BAND_ROWS.value;
+  for (let top = 0; top < height; top += rows) {
+    const count = Math.min(rows, height - top);
+    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(data.subarray(4 * width * top, 4 * width * (top + count)));
+    send(new Uint8Array(kernel.memory.buffer, kernel.upRows(count), line * count), constants.Z_NO_FLUSH);
+  }
+  send(new Uint8Array(0), constants.Z_FINISH);
+  return deflated.subarray(0, produced);
+}
+
+let deflated: Buffer = Buffer.allocUnsafe(1 << 16);
+
+/** The buffer twice as large, its first `used` bytes kept. */
+function grown(buffer: Buffer, used: number): Buffer {
+  const larger = Buffer.allocUnsafe(2 * buffer.length);
+  buffer.copy(larger, 0, 0, used);
+  return larger;
+}
+
+/** Up's scanlines, written over the image's pixels, deflated at level 1 by deflateSync. */
+function deflatedAtOnce(kernel: PngKernel, image: RgbaImage, channels: number): Buffer {
   const { width, height, data } = image;
   const line = 1 + channels * width;
   const scanlines = channels === 3 ? Buffer.from(data.buffer, data.byteOffset, line * height) : Buffer.allocUnsafe(line * height);
