@@ -6,7 +6,7 @@
 // Writing noisy rows: each filtered by Paeth, all kept, then Huffman-coded here (src/deflate.ts builds the codes;
 // memory in `startPacked`).
 // Reading: each scanline's filter undone (None, Sub, Up, Average, Paeth), RGB widened to RGBA. Memory:
-//   the band's scanlines | three rows, unfiltered (the row above, the row, the next) | the band (RGBA)
+//   three rows, unfiltered (the row above, the row, the next) | the band (RGBA) | every scanline
 
 import { reserve } from './memory';
 
@@ -342,45 +342,50 @@ let above: usize = 0;
 let row: usize = 0;
 let next: usize = 0;
 
-/** Reading lays out its memory from where writing does (one image at a time). */
-function scanlinesAt(): usize {
-  return aboveAt();
-}
-
 /** Room for a row of `rowBytes` and 16 bytes past it (a 16-byte load or store may reach past the row). */
 function rowRoom(): usize {
   return 16 + ((rowBytes + 15) & ~15);
 }
 
+/** Reading lays out its memory from where writing does (one image at a time). */
 function rowsAt(): usize {
-  return scanlinesAt() + ((<usize>BAND_ROWS * (1 + rowBytes) + 16 + 15) & ~15);
+  return aboveAt();
 }
 
 function rgbaAt(): usize {
   return rowsAt() + 3 * rowRoom();
 }
 
+function scanlinesAt(): usize {
+  return rgbaAt() + ((4 * <usize>width * <usize>BAND_ROWS + 15) & ~15);
+}
+
+/** Where the next band's scanlines start. */
+let unread: usize = 0;
+
 /**
- * Starts reading an image `w` pixels wide with `c` channels (3: RGB, 4: RGBA); returns where the JS side writes
- * each band's scanlines.
+ * Starts reading an image `w` × `h` pixels with `c` channels (3: RGB, 4: RGBA); returns where the JS side writes
+ * (or zlib inflates) all its scanlines, with room for a byte more and 16 past that. `unfilterRows` reads them band
+ * by band.
  */
-export function startReading(w: i32, c: i32): usize {
+export function startReading(w: i32, h: i32, c: i32): usize {
   width = w;
   channels = c;
   rowBytes = <usize>c * <usize>w;
-  reserve(rgbaAt() + 4 * <usize>w * <usize>BAND_ROWS + 16);
+  reserve(scanlinesAt() + <usize>h * (1 + rowBytes) + 1 + 16);
   memory.fill(rowsAt(), 0, 3 * rowRoom());
   above = rowsAt();
   row = above + rowRoom();
   next = row + rowRoom();
+  unread = scanlinesAt();
   return scanlinesAt();
 }
 
-/** The band's first `count` scanlines unfiltered into RGBA rows; returns where, or 0 for a filter type past 4. */
+/** The next `count` scanlines unfiltered into the band's RGBA rows; returns where, or 0 for a filter type past 4. */
 export function unfilterRows(count: i32): usize {
   const line: usize = 1 + rowBytes;
   for (let y: usize = 0; y < <usize>count; ) {
-    const from = scanlinesAt() + y * line;
+    const from = unread + y * line;
     const filter = load<u8>(from);
     if (filter > 4) return 0;
     if (filter == 4 && y + 1 < <usize>count && load<u8>(from + line) == 4) {
@@ -400,6 +405,7 @@ export function unfilterRows(count: i32): usize {
     above = done;
     y++;
   }
+  unread += <usize>count * line;
   return rgbaAt();
 }
 

@@ -35,8 +35,7 @@ export function readPlainPng(bytes: Buffer): RgbaImage | null {
   const parts = plainParts(bytes);
   if (!parts) return null;
   try {
-    const size = scanlineBytes(parts.header);
-    return unfiltered(inflatedIntoKept(parts.data, size) ?? inflateSync(parts.data, inflateOptions(parts.header)), parts.header);
+    return unfiltered(parts.header, (target) => inflatedInto(parts.data, target) || copiedInto(inflateSync(parts.data, inflateOptions(parts.header)), target));
   } catch {
     return null;
   }
@@ -49,7 +48,8 @@ export async function readPlainPngAsync(bytes: Buffer): Promise<RgbaImage | null
   const parts = plainParts(bytes);
   if (!parts) return null;
   try {
-    return unfiltered(await inflating(parts.data, inflateOptions(parts.header)), parts.header);
+    const scanlines = await inflating(parts.data, inflateOptions(parts.header));
+    return unfiltered(parts.header, (target) => copiedInto(scanlines, target));
   } catch {
     return null;
   }
@@ -109,48 +109,46 @@ function inflateOptions(header: Header): ZlibOptions {
 }
 
 /**
- * Each row's filter undone (in WebAssembly, a band of rows at a time) and RGB widened to RGBA; null when a row's
- * filter is none of PNG's five or the data is short.
+ * The image's scanlines, as `fill` writes them into the kernel's memory, with each row's filter undone there (a
+ * band of rows at a time) and RGB widened to RGBA; null when `fill` finds they are not exactly the image's, or a
+ * row's filter is none of PNG's five. `fill` is given room for a byte more than the scanlines.
  */
-function unfiltered(scanlines: Buffer, header: Header): RgbaImage | null {
+function unfiltered(header: Header, fill: (target: Uint8Array) => boolean): RgbaImage | null {
   const { width, height, channels } = header;
-  const line = 1 + channels * width;
-  if (scanlines.length !== scanlineBytes(header)) return null;
-  const data = reusedPixels(width * height * 4);
   const kernel = rowKernel.get();
   try {
-    const at = kernel.startReading(width, channels);
+    const at = kernel.startReading(width, height, channels);
+    if (!fill(new Uint8Array(kernel.memory.buffer, at, scanlineBytes(header) + 1))) return null;
+    const data = reusedPixels(width * height * 4);
     const rows = kernel.BAND_ROWS.value;
     for (let top = 0; top < height; top += rows) {
       const count = Math.min(rows, height - top);
-      new Uint8Array(kernel.memory.buffer, at, line * count).set(scanlines.subarray(line * top, line * (top + count)));
       const band = kernel.unfilterRows(count);
       if (band === 0) return null;
       data.set(new Uint8Array(kernel.memory.buffer, band, 4 * width * count), 4 * width * top);
     }
+    return { width, height, data, opaque: channels === 3 };
   } finally {
     if (rowKernel.oversized()) rowKernel.drop();
   }
-  return { width, height, data, opaque: channels === 3 };
 }
 
 /**
- * The scanlines inflated into a buffer kept for the next image (zlibengine.ts), when they are exactly `size` bytes;
- * else null, and inflateSync decides. One call with all the input and room for a byte more than `size`.
+ * The scanlines inflated straight into `target` by the kept engine (zlibengine.ts): whether they were exactly one
+ * byte less than its room (else inflateSync decides). One call, with all the input.
  */
-function inflatedIntoKept(data: Buffer, size: number): Buffer | null {
-  if (size + 1 > KEEP_SCANLINES) return null;
+function inflatedInto(data: Buffer, target: Uint8Array): boolean {
   const engine = keptEngine('inflate');
-  if (!engine) return null;
-  if (!inflated || inflated.length < size + 1) inflated = Buffer.allocUnsafe(size + 1);
-  const left = drive(engine, constants.Z_FINISH, data, 0, inflated.subarray(0, size + 1), 0);
-  return left?.room === 1 && left.input === 0 ? inflated.subarray(0, size) : null;
+  const left = engine && drive(engine, constants.Z_FINISH, data, 0, target, 0);
+  return left?.room === 1 && left.input === 0;
 }
 
-/** Scanlines of up to this many bytes are inflated into the kept buffer (a 4K screenshot's are ~33 MB). */
-const KEEP_SCANLINES = 48 << 20;
-
-let inflated: Buffer | null = null;
+/** The scanlines copied into `target` when they are one byte less than its room. */
+function copiedInto(scanlines: Uint8Array, target: Uint8Array): boolean {
+  if (scanlines.length !== target.length - 1) return false;
+  target.set(scanlines);
+  return true;
+}
 
 /** Pixels given back (`recyclePixels`), kept for the next image of the same size. */
 let spare: Uint8Array | null = null;
@@ -308,11 +306,14 @@ export interface PngKernel extends CoderKernel {
   upRows(count: number): number;
   startPacked(width: number, height: number, channels: number): number;
   packRows(count: number): void;
-  startReading(width: number, channels: number): number;
+  startReading(width: number, height: number, channels: number): number;
   unfilterRows(count: number): number;
 }
 
-/** A band of rows of a very wide image can grow the kernel's memory past this: it is then made anew. */
-const KEEP_MEMORY = 16 << 20;
+/**
+ * Past this the kernel is made anew after an image: a screenshot read holds all its scanlines (a 4K screenshot's
+ * ~33 MB), one written noisy all its scanlines and their codes.
+ */
+const KEEP_MEMORY = 48 << 20;
 
 export const rowKernel = new Kernel<PngKernel>('png.wasm', KEEP_MEMORY);

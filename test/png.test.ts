@@ -184,9 +184,10 @@ function pngOf(width: number, height: number, channels: 3 | 4, pixels: Buffer, f
   return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(data)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-// A batch reads thousands of screenshots: each is inflated into the buffer kept from the last, not a new one of its
-// size (inflateSync's). Corrupt data between good images, and bytes after the stream's end, read as before.
-test('plain PNGs are inflated into one kept buffer; a corrupt stream, and bytes past its end, read as inflateSync reads them', async () => {
+// A batch reads thousands of screenshots: each is inflated by the engine kept from the last straight into the
+// kernel's memory, not into a new buffer of its size (inflateSync's). Corrupt data between good images, and bytes
+// after the stream's end, read as before.
+test('plain PNGs are inflated into the kernel by the kept engine; a corrupt stream, and bytes past its end, read as inflateSync reads them', async () => {
   const [width, height] = [40, 30];
   const pixels = Buffer.from(noise(width * height * 3));
   const large = pngOf(width, height, 3, pixels, (y) => y % 5);
