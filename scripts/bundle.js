@@ -1,6 +1,7 @@
 // npm run build:bundle: dist/cli.js and all it requires in one file, dist/cli.bundle.js, so that the CLI
 // reads and compiles one file (from its code cache, src/codecache.ts) instead of ~250: ours, yargs',
-// logic-solver's, and sharp's JavaScript; and a batch worker's entry, dist/worker.js, as dist/worker.bundle.js.
+// logic-solver's, and sharp's JavaScript; and a batch worker's, dist/worker.js, as dist/worker.bundle.js (which
+// dist/workerstart.js runs).
 // sharp's native binary and its libvips stay where npm put them: each require of a binary or of an @img/sharp-*
 // package in sharp's files is made from sharp's own folder, as unbundled.
 // OpenCV (a 10 MB file, loaded only when our own outline finder finds no board) stays outside.
@@ -51,9 +52,9 @@ const sharpFromItsFolder = {
 };
 
 /**
- * Each entry in one file: the CLI (run from its code cache), and a batch worker's (each worker loads it afresh;
- * its modules' functions calling each other directly rather than through each module's exports object made a
- * batch of 200 mine01 copies at --jobs 2 use ~5 % less CPU).
+ * Each entry in one file, each run from its code cache: the CLI, and a batch worker's (each worker loads it
+ * afresh; its modules' functions calling each other directly rather than through each module's exports object
+ * made a batch of 200 mine01 copies at --jobs 2 use ~5 % less CPU).
  */
 for (const name of ['cli', 'worker']) {
   const outfile = path.join(root, 'dist', `${name}.bundle.js`);
@@ -71,8 +72,8 @@ for (const name of ['cli', 'worker']) {
     // esbuild escapes what is not ASCII in code, not in comments: escaped there too, the whole file is ASCII, which
     // src/codecache.ts reads as one-byte text (a single other character makes V8 hold all 1.5 MB in two bytes each)
     const ascii = outputFiles[0].text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    // the CLI's inside node's module wrapper, compiled as read (src/codecache.ts); a worker's is loaded by node
-    fs.writeFileSync(outfile, name === 'cli' ? wrapModule(ascii) : ascii);
+    // inside node's module wrapper, compiled as read (src/codecache.ts; a worker's by src/workerstart.ts)
+    fs.writeFileSync(outfile, wrapModule(ascii));
   }).catch(() => {
     process.exitCode = 1;
   });

@@ -15,6 +15,9 @@ import { plainAsm } from './asm';
 
 export const CLI_BUNDLE = path.join(__dirname, '..', 'dist', 'cli.bundle.js');
 export const CLI_CACHE = path.join(__dirname, '..', 'dist', 'cli.cache');
+/** A batch worker's bundle, and its cache, made in a worker (workerstart.ts). */
+export const WORKER_BUNDLE = path.join(__dirname, '..', 'dist', 'worker.bundle.js');
+export const WORKER_CACHE = path.join(__dirname, '..', 'dist', 'worker.cache');
 
 const DIGEST = 8;
 

@@ -14,11 +14,13 @@ import { addTiles, type NewTiles } from './tilecache';
 export const availableParallelism = (): number => (os.availableParallelism?.() ?? os.cpus().length) || 1;
 
 /**
- * The worker entry beside this file: bundled (scripts/bundle.js), else as compiled; null when running the .ts
- * sources (jest), which then batch in turn.
+ * The worker entry beside this file: the bundle's (scripts/bundle.js), run from its code cache by workerstart.js,
+ * else worker.js as compiled; null when running the .ts sources (jest), which then batch in turn.
  */
 export function workerScript(): string | null {
-  return ['worker.bundle.js', 'worker.js'].map((name) => path.join(__dirname, name)).find(existsSync) ?? null;
+  if (existsSync(path.join(__dirname, 'worker.bundle.js'))) return path.join(__dirname, 'workerstart.js');
+  const compiled = path.join(__dirname, 'worker.js');
+  return existsSync(compiled) ? compiled : null;
 }
 
 /**

@@ -97,3 +97,26 @@ test("a fresh run on a PNG, with a learned skin's folder, loads neither node:cry
   expect(loaded).toContain('NativeModule zlib');
   expect(loaded.filter((m) => /^NativeModule (crypto|child_process)$/.test(m))).toEqual([]);
 }, 60_000);
+
+// A batch's workers run their bundle from the cache the build made in a worker, under the flag a batch sets for
+// its workers: V8 takes it there (the CLI's own cache, made without that flag, it would not).
+test("a batch's workers load their bundle from the worker cache the build saved, and analyse as without it", () => {
+  const shots = ['xdemineur', 'xbomb', 'gnome-mines', 'ace-minesweeper'].flatMap((game) => ['s2-01.png', 's2-02.png'].map((s) => path.join(__dirname, '..', 'fixtures', game, s)));
+  const bin = path.join(__dirname, '..', 'bin', 'mine-assist.js');
+  const batch = (env: Record<string, string>) => spawnSync(process.execPath, [bin, ...shots, '--json', '--jobs', '2'], { encoding: 'utf8', env: { ...process.env, NODE_DEBUG: 'mine-assist', ...env } });
+  const cached = batch({});
+  expect(cached.status).toBe(0);
+  expect(cached.stderr.match(/worker loaded with its code cache/g)).toHaveLength(2);
+  const saved = readFileSync(path.join(DIST, 'worker.cache'));
+  const damaged = Buffer.from(saved);
+  damaged.fill(7, 40, 4000);
+  writeFileSync(path.join(DIST, 'worker.cache'), damaged);
+  try {
+    const compiled = batch({});
+    expect(compiled.stderr.match(/worker loaded without its code cache/g)).toHaveLength(2);
+    const facts = (out: string) => JSON.parse(out).map((a: { file: string; deductions: unknown }) => [a.file, a.deductions]);
+    expect(facts(compiled.stdout)).toEqual(facts(cached.stdout));
+  } finally {
+    writeFileSync(path.join(DIST, 'worker.cache'), saved);
+  }
+}, 120_000);
