@@ -199,10 +199,27 @@ export function encodePngOver(image: RgbaImage, opaque: boolean): Buffer {
  * into a buffer kept for the next image: a view of it.
  */
 function deflatedScanlines(kernel: PngKernel, image: RgbaImage, channels: number): Uint8Array {
-  const engine = keptEngine('deflate');
-  if (!engine) return deflatedAtOnce(kernel, image, channels);
+  const deflater = keptDeflater();
+  if (!deflater) return deflatedAtOnce(kernel, image, channels);
   const { width, height, data } = image;
   const line = 1 + channels * width;
+  const at = kernel.start(width, channels);
+  const rows = kernel.BAND_ROWS.value;
+  for (let top = 0; top < height; top += rows) {
+    const count = Math.min(rows, height - top);
+    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(data.subarray(4 * width * top, 4 * width * (top + count)));
+    deflater.write(new Uint8Array(kernel.memory.buffer, kernel.upRows(count), line * count));
+  }
+  return deflater.end();
+}
+
+/**
+ * A stream deflated at level 1 by the kept engine into the kept buffer: each piece written, then the end (a view
+ * of the buffer). Null where node's engine cannot be driven.
+ */
+function keptDeflater(): { write(input: Uint8Array): void; end(): Uint8Array } | null {
+  const engine = keptEngine('deflate');
+  if (!engine) return null;
   let produced = 0;
   const send = (input: Uint8Array, flush: number) => {
     for (let offset = 0; ; ) {
@@ -217,15 +234,13 @@ function deflatedScanlines(kernel: PngKernel, image: RgbaImage, channels: number
       if (moved === 0) throw new Error('zlib made no progress deflating the annotated image');
     }
   };
-  const at = kernel.start(width, channels);
-  const rows = kernel.BAND_ROWS.value;
-  for (let top = 0; top < height; top += rows) {
-    const count = Math.min(rows, height - top);
-    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(data.subarray(4 * width * top, 4 * width * (top + count)));
-    send(new Uint8Array(kernel.memory.buffer, kernel.upRows(count), line * count), constants.Z_NO_FLUSH);
-  }
-  send(new Uint8Array(0), constants.Z_FINISH);
-  return deflated.subarray(0, produced);
+  return {
+    write: (input) => send(input, constants.Z_NO_FLUSH),
+    end: () => {
+      send(new Uint8Array(0), constants.Z_FINISH);
+      return deflated.subarray(0, produced);
+    },
+  };
 }
 
 let deflated: Buffer = Buffer.allocUnsafe(1 << 16);
@@ -283,7 +298,9 @@ function isNoisy(kernel: PngKernel, image: RgbaImage, channels: number): boolean
   const line = 1 + channels * width;
   const lines = kernel.upRows(first + rows - from) + line * (first - from);
   const sample = new Uint8Array(kernel.memory.buffer, lines, line * rows);
-  return deflateSync(sample, { level: 1 }).length > NOISY * sample.length;
+  const deflater = keptDeflater();
+  deflater?.write(sample);
+  return (deflater ? deflater.end() : deflateSync(sample, { level: 1 })).length > NOISY * sample.length;
 }
 
 const SAMPLE_ROWS = 16;
