@@ -103,7 +103,8 @@ test("a fresh run on a PNG, with a learned skin's folder, loads neither node:cry
 test("a batch's workers load their bundle from the worker cache the build saved, and analyse as without it", () => {
   const shots = ['xdemineur', 'xbomb', 'gnome-mines', 'ace-minesweeper'].flatMap((game) => ['s2-01.png', 's2-02.png'].map((s) => path.join(__dirname, '..', 'fixtures', game, s)));
   const bin = path.join(__dirname, '..', 'bin', 'mine-assist.js');
-  const batch = (env: Record<string, string>) => spawnSync(process.execPath, [bin, ...shots, '--json', '--jobs', '2'], { encoding: 'utf8', env: { ...process.env, NODE_DEBUG: 'mine-assist', ...env } });
+  const out = path.join(dir, 'batch');
+  const batch = (env: Record<string, string>) => spawnSync(process.execPath, [bin, ...shots, '-o', out, '--json', '--jobs', '2'], { encoding: 'utf8', env: { ...process.env, NODE_DEBUG: 'mine-assist', ...env } });
   const cached = batch({});
   expect(cached.status).toBe(0);
   expect(cached.stderr.match(/worker loaded with its code cache/g)).toHaveLength(2);
