@@ -341,6 +341,8 @@ let rowBytes: usize = 0;
 let above: usize = 0;
 let row: usize = 0;
 let next: usize = 0;
+let third: usize = 0;
+let fourth: usize = 0;
 
 /** Room for a row of `rowBytes` and 16 bytes past it (a 16-byte load or store may reach past the row). */
 function rowRoom(): usize {
@@ -353,7 +355,7 @@ function rowsAt(): usize {
 }
 
 function rgbaAt(): usize {
-  return rowsAt() + 3 * rowRoom();
+  return rowsAt() + 5 * rowRoom();
 }
 
 function scanlinesAt(): usize {
@@ -373,10 +375,12 @@ export function startReading(w: i32, h: i32, c: i32): usize {
   channels = c;
   rowBytes = <usize>c * <usize>w;
   reserve(scanlinesAt() + <usize>h * (1 + rowBytes) + 1 + 16);
-  memory.fill(rowsAt(), 0, 3 * rowRoom());
+  memory.fill(rowsAt(), 0, 5 * rowRoom());
   above = rowsAt();
   row = above + rowRoom();
   next = row + rowRoom();
+  third = next + rowRoom();
+  fourth = third + rowRoom();
   unread = scanlinesAt();
   return scanlinesAt();
 }
@@ -388,6 +392,18 @@ export function unfilterRows(count: i32): usize {
     const from = unread + y * line;
     const filter = load<u8>(from);
     if (filter > 4) return 0;
+    if (filter == 4 && y + 3 < <usize>count && width >= 4 && load<u8>(from + line) == 4 && load<u8>(from + 2 * line) == 4 && load<u8>(from + 3 * line) == 4) {
+      paethQuad(from + 1, from + line + 1, from + 2 * line + 1, from + 3 * line + 1);
+      widen(row, rgbaAt() + 4 * <usize>width * y);
+      widen(next, rgbaAt() + 4 * <usize>width * (y + 1));
+      widen(third, rgbaAt() + 4 * <usize>width * (y + 2));
+      widen(fourth, rgbaAt() + 4 * <usize>width * (y + 3));
+      const free = above;
+      above = fourth;
+      fourth = free;
+      y += 4;
+      continue;
+    }
     if (filter == 4 && y + 1 < <usize>count && load<u8>(from + line) == 4) {
       paethPair(from + 1, from + line + 1);
       widen(row, rgbaAt() + 4 * <usize>width * y);
@@ -489,6 +505,47 @@ function paethPair(first: usize, second: usize): void {
   const filtered = i16x8.extend_low_i8x16_u(v128.load32_lane(second + i - step, i16x8.splat(0), 1));
   left = v128.and(i16x8.add(filtered, paeth(left, up, upLeft)), bytes);
   v128.store32_lane(next + i - step, i8x16.narrow_i16x8_u(left, left), 1);
+}
+
+/**
+ * Four rows filtered by Paeth, into `row`, `next`, `third` and `fourth`, at once: as `paethPair`, each row runs a
+ * pixel behind the one above it, rows 1 and 2 in the low and high lanes of one vector, rows 3 and 4 in another, so
+ * that each step through left neighbours does four pixels in two independent chains. Before each row's first pixel
+ * its lanes are held at 0 (its left, and the up-left of the row below); past its last, they run on unstored, and
+ * feed only lanes past the end of the rows below. At least four pixels a row.
+ */
+function paethQuad(f0: usize, f1: usize, f2: usize, f3: usize): void {
+  const step = <usize>channels;
+  const n = <usize>width;
+  const bytes = i16x8.splat(0xff);
+  const firstRow = i16x8(-1, -1, -1, -1, 0, 0, 0, 0);
+  let leftA = i16x8.splat(0);
+  let leftB = i16x8.splat(0);
+  let upA = i16x8.splat(0);
+  let upB = i16x8.splat(0);
+  for (let k: usize = 0; k < n + 3; k++) {
+    const upLeftA = upA;
+    const upLeftB = upB;
+    // the first row's up from the row above; each other row's from the row above it, a step ago
+    upA = i8x16.shuffle(i16x8.extend_low_i8x16_u(v128.load32_zero(above + k * step)), leftA, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    upB = i8x16.shuffle(leftA, leftB, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
+    const at = k * step;
+    const filteredA = i16x8.extend_low_i8x16_u(v128.load32_lane(f1 + at - step, v128.load32_zero(f0 + at), 1));
+    const filteredB = i16x8.extend_low_i8x16_u(v128.load32_lane(f3 + at - 3 * step, v128.load32_zero(f2 + at - 2 * step), 1));
+    leftA = v128.and(i16x8.add(filteredA, paeth(leftA, upA, upLeftA)), bytes);
+    leftB = v128.and(i16x8.add(filteredB, paeth(leftB, upB, upLeftB)), bytes);
+    if (k < 3) {
+      if (k == 0) leftA = v128.and(leftA, firstRow);
+      if (k < 2) leftB = i16x8.splat(0);
+      else leftB = v128.and(leftB, firstRow);
+    }
+    const pixelsA = i8x16.narrow_i16x8_u(leftA, leftA);
+    const pixelsB = i8x16.narrow_i16x8_u(leftB, leftB);
+    if (k < n) v128.store32_lane(row + at, pixelsA, 0);
+    if (k >= 1 && k <= n) v128.store32_lane(next + at - step, pixelsA, 1);
+    if (k >= 2 && k <= n + 1) v128.store32_lane(third + at - 2 * step, pixelsB, 0);
+    if (k >= 3) v128.store32_lane(fourth + at - 3 * step, pixelsB, 1);
+  }
 }
 
 /** Four RGB pixels' bytes spread to RGBA (alpha lanes read as 0, then set). */

@@ -32,7 +32,7 @@ test.each(samples)('%s reads as sharp reads it', async (file) => {
 
 // Rows written with each filter by hand (sharp's encoder picks only some), read back as sharp reads them: RGB
 // and RGBA, widths that leave 0-3 pixels after the kernel's groups of four, heights inside, at and past its
-// bands of 32 rows (rows under Paeth go two at a time, an odd one alone); then the screenshot's path (decode).
+// bands of 32 rows (rows under Paeth go four or two at a time, the rest alone); then the screenshot's path (decode).
 test.each([0, 1, 2, 3, 4])('rows filtered with filter %i read as sharp reads them', async (filter) => {
   for (const [width, height] of [[1, 1], [13, 9], [6, 32], [7, 33], [300, 70]]) {
     for (const channels of [3, 4] as const) {
@@ -46,6 +46,21 @@ test.each([0, 1, 2, 3, 4])('rows filtered with filter %i read as sharp reads the
         expectSame(await readPlainPngAsync(png), reference);
         expectSame(await decode(png), reference);
       }
+    }
+  }
+});
+
+// Runs of one to six rows under Paeth between rows under the other filters, across a band's end, on rows of four
+// pixels (the fewest the kernel takes four rows at a time) and more: as sharp reads them.
+test('runs of one to six rows under Paeth among other filters read as sharp reads them', async () => {
+  const filters: number[] = [];
+  for (let run = 1; filters.length < 45; run = (run % 6) + 1) filters.push(...new Array(run).fill(4), run % 4);
+  for (const width of [3, 4, 5, 8, 301]) {
+    for (const channels of [3, 4] as const) {
+      const pixels = Buffer.alloc(width * filters.length * channels);
+      for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 97 + ((i * i) % 13) * 19 + (i >> 7) * 41) & 0xff;
+      const png = pngOf(width, filters.length, channels, pixels, (y) => filters[y]);
+      expectSame(readPlainPng(png), await bySharp(png));
     }
   }
 });
