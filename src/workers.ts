@@ -87,19 +87,17 @@ export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?:
         settle(reply.index, reply.result);
         feed();
       });
-      let lost = false;
-      const lose = (why: string) => {
-        if (lost) return;
-        lost = true;
+      // A failure is settled at 'exit', not at 'error': node sends the error on another port than the results, so
+      // the results the worker posted before it failed can come after the error, but never after 'exit' (node
+      // delivers them first). By then the file it was analysing is the first of those sent and not answered.
+      let error: string | undefined;
+      worker.on('error', (err) => (error = `worker failed: ${err.message}`));
+      worker.on('exit', (code) => {
         const [failing, ...waiting] = sent.splice(0);
-        if (failing !== undefined) settle(failing, { analysis: failed(inputs[failing].file, why), output: null, debug: null, ms: 0 });
+        if (failing === undefined) return;
+        settle(failing, { analysis: failed(inputs[failing].file, error ?? `worker stopped (exit code ${code})`), output: null, debug: null, ms: 0 });
         again.push(...waiting);
         if (again.length > 0 || next < inputs.length) start();
-      };
-      worker.on('error', (err) => lose(`worker failed: ${err.message}`));
-      // after 'error' (nothing left to settle then), or alone: a thread that stopped without one
-      worker.on('exit', (code) => {
-        if (sent.length > 0) lose(`worker stopped (exit code ${code})`);
       });
       feed();
     };

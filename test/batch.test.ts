@@ -133,24 +133,28 @@ describe('--jobs: a batch on worker threads', () => {
   }, 30_000);
 
   test('a worker that stops or fails mid-file: that file is reported failed, the files it held go to a new worker, the batch ends', async () => {
-    // a stand-in for worker.js: exits (no 'error' event) on one file, throws on another, else reports it analysed
+    // a stand-in for worker.js: exits (no 'error' event) on one file, throws on others, else reports it analysed
     const script = path.join(tmp.dir, 'crashing-worker.js');
     writeFileSync(script, `
       const { parentPort } = require('node:worker_threads');
       parentPort.on('message', ({ index, input }) => {
         if (input.name === 'exit.png') process.exit(7);
-        if (input.name === 'throw.png') throw new Error('boom');
+        if (input.name.startsWith('throw')) throw new Error('boom');
         parentPort.postMessage({ index, result: { analysis: { file: input.file, status: 'ok' }, output: null, debug: null, ms: 1 } });
       });`);
-    const names = ['a.png', 'exit.png', 'b.png', 'throw.png', 'c.png', 'd.png', 'e.png'];
+    const names = ['a.png', 'exit.png', 'b.png', 'throw-1.png', 'c.png', 'throw-2.png', 'd.png', 'throw-3.png', 'e.png', 'f.png'];
     const inputs = names.map((name) => ({ file: path.join(tmp.dir, name), name }));
-    const reported: string[] = [];
-    const results = await runInWorkers(inputs, 2, {} as Job, (r) => reported.push(path.basename(r.analysis.file)), script);
-    expect(reported).toEqual(names);
-    expect(results.map((r) => r.analysis.status)).toEqual(['ok', 'error', 'ok', 'error', 'ok', 'ok', 'ok']);
-    expect(results[1].analysis.error).toBe('worker stopped (exit code 7)');
-    expect(results[3].analysis.error).toBe('worker failed: boom');
-  }, 20_000);
+    // node sends a worker's error on another port than its results: the result of the file before can come after
+    // the error, and a pool that settled the failure at once then fed files to the dead worker and hung (~1 round in
+    // 10 here)
+    for (let round = 0; round < 40; round++) {
+      const reported: string[] = [];
+      const results = await runInWorkers(inputs, 2, {} as Job, (r) => reported.push(path.basename(r.analysis.file)), script);
+      expect(reported).toEqual(names);
+      expect(results.map((r) => r.analysis.error ?? r.analysis.status)).toEqual(names.map((name) => (
+        name === 'exit.png' ? 'worker stopped (exit code 7)' : name.startsWith('throw') ? 'worker failed: boom' : 'ok')));
+    }
+  }, 60_000);
 
   test('--jobs 0 is a usage error', async () => {
     await expect(run(process.execPath, [BIN, FIXTURES, '--jobs', '0'])).rejects.toMatchObject({ code: 2 });
