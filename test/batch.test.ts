@@ -151,6 +151,7 @@ describe('--jobs: a batch on worker threads', () => {
       const reported: string[] = [];
       const results = await runInWorkers(inputs, 2, {} as Job, (r) => reported.push(path.basename(r.analysis.file)), script);
       expect(reported).toEqual(names);
+      expect(results.map((r) => r.analysis.status)).toEqual(names.map((name) => (name === 'exit.png' || name.startsWith('throw') ? 'error' : 'ok')));
       expect(results.map((r) => r.analysis.error ?? r.analysis.status)).toEqual(names.map((name) => (
         name === 'exit.png' ? 'worker stopped (exit code 7)' : name.startsWith('throw') ? 'worker failed: boom' : 'ok')));
     }
