@@ -172,18 +172,18 @@ function rowsAcross(columns: usize, across: usize, yFrom: i32, yTo: i32, size: i
     for (let i: usize = 0; i < n; i++) {
       let p = pixels + 4 * <usize>load<i32>(columns + 8 * i);
       const end = weights + 8 * <usize>load<i32>(columns + 8 * i, 4);
-      let r: f64 = 0;
-      let g: f64 = 0;
-      let b: f64 = 0;
+      // red and green in one pair of lanes, blue (and alpha, unused) in another: each lane the same multiply and
+      // add as one channel at a time, so the same floats
+      let rg = f64x2.splat(0);
+      let ba = f64x2.splat(0);
       for (; weights < end; weights += 8, p += 4) {
-        const w = load<f64>(weights);
-        r += w * <f64>load<u8>(p);
-        g += w * <f64>load<u8>(p, 1);
-        b += w * <f64>load<u8>(p, 2);
+        const w = f64x2.splat(load<f64>(weights));
+        const rgba = i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load32_zero(p)));
+        rg = f64x2.add(rg, f64x2.mul(w, f64x2.convert_low_i32x4_s(rgba)));
+        ba = f64x2.add(ba, f64x2.mul(w, f64x2.convert_low_i32x4_s(v128.shuffle<i32>(rgba, rgba, 2, 3, 2, 3))));
       }
-      store<f64>(base + 24 * i, r);
-      store<f64>(base + 24 * i, g, 8);
-      store<f64>(base + 24 * i, b, 16);
+      v128.store(base + 24 * i, rg);
+      store<f64>(base + 24 * i, f64x2.extract_lane(ba, 0), 16);
     }
   }
 }
@@ -450,20 +450,19 @@ function coarseOf(patch: usize, size: i32, out: usize): void {
     for (let bx = 0; bx < blocks; bx++) {
       const x0 = (bx * size) / blocks;
       const x1 = ((bx + 1) * size) / blocks;
-      let r: f64 = 0;
-      let g: f64 = 0;
+      // red and green summed in one pair of lanes: each lane the same additions as one channel at a time
+      let rg = f64x2.splat(0);
       let b: f64 = 0;
       for (let y = y0; y < y1; y++) {
         for (let p = patch + 12 * <usize>(y * size + x0), end = patch + 12 * <usize>(y * size + x1); p < end; p += 12) {
-          r += <f64>load<f32>(p);
-          g += <f64>load<f32>(p, 4);
+          rg = f64x2.add(rg, f64x2.promote_low_f32x4(v128.load64_zero(p)));
           b += <f64>load<f32>(p, 8);
         }
       }
       const scale = 1 / Math.sqrt(<f64>((x1 - x0) * (y1 - y0)));
       const at = out + 12 * <usize>(by * blocks + bx);
-      store<f32>(at, <f32>(r * scale));
-      store<f32>(at, <f32>(g * scale), 4);
+      store<f32>(at, <f32>(f64x2.extract_lane(rg, 0) * scale));
+      store<f32>(at, <f32>(f64x2.extract_lane(rg, 1) * scale), 4);
       store<f32>(at, <f32>(b * scale), 8);
     }
   }
