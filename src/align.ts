@@ -191,15 +191,18 @@ export function alignLines(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const before = meanNearest(image, grid, skin, sample);
   const reach = round(0.1 * min(grid.pitchX, grid.pitchY));
   const offsets = Array.from({ length: 2 * reach + 1 }, (_, k) => k - reach);
-  // the offset of least fit among those under `below` (measured only until they pass it), else offsets[0]
+  // the offset of least fit among those under `below` (measured only until they pass it; the first of equals),
+  // else offsets[0]. Measured from the middle out: the offset that fits best is mostly 0 or near it, and a close
+  // fit found first stops the others' measures soonest.
+  const fromMiddle = [...offsets].sort((a, b) => abs(a) - abs(b) || a - b);
   const bestOffset = (make: (o: number) => Grid, below: number) => {
-    let best = { o: offsets[0], fit: meanNearest(image, make(offsets[0]), skin, sample, below) };
-    let order = worstFirst(image, make(offsets[0]), skin, sample);
-    for (const o of offsets.slice(1)) {
+    let best = { o: offsets[0], fit: Infinity };
+    let order: number[] | undefined;
+    for (const o of fromMiddle) {
       const fit = meanNearest(image, make(o), skin, sample, min(best.fit, below), order);
-      if (fit < best.fit) {
+      if (fit < best.fit || (fit === best.fit && o < best.o)) {
         best = { o, fit };
-        order = worstFirst(image, make(o), skin, sample);
+        if (fit < Infinity) order = worstFirst(image, make(o), skin, sample);
       }
     }
     return best.o;
