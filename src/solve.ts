@@ -1,10 +1,11 @@
 // Finds every deduction: an unknown is a certain mine (safe) exactly when assuming it safe (a mine) is UNSAT.
-// The only file that touches logic-solver. The solver knows no geometry, only constraints.
+// The solver knows no geometry, only constraints; its SAT solver is logic-solver's MiniSat (minisat.ts).
 import { debuglog } from 'node:util';
 import type { Deductions, Problem } from './types';
 import { byRowCol, consistent, type Count, count, deduce, deducePartial, LIMITS, withFixed } from './certain';
 import { reduce, type Shape, shapeOf } from './space';
-import { plainAsm } from './asm';
+import { MiniSat } from './minisat';
+import { atLeast, atMost, type Clauses, requireExactly, sumBits } from './cardinality';
 import { now } from './runtime';
 
 const trace = debuglog('mine-assist');
@@ -23,77 +24,66 @@ export interface SolveOptions {
   counted?: Count;
 }
 
-type LogicModule = typeof import('logic-solver');
-type Formula = ReturnType<LogicModule['and']>;
-type Solver = InstanceType<LogicModule['Solver']>;
-type Solution = NonNullable<ReturnType<Solver['solve']>>;
-
 const inconsistent = (): Deductions => ({ status: 'inconsistent', mines: [], safe: [] });
 
 /**
- * A new Solver costs ~4–6 ms (a fresh 64 MB asm.js MiniSat) plus GC pressure, more than solving an expert
- * board, so one is reused. Each call's clauses carry `-active`; the call assumes `active` and finally
- * forbids it, which retires those clauses. What is retired still slows later calls a little (logic-solver
- * copies its formula table into every solution), so a fresh Solver starts past VARIABLE_BUDGET variables.
+ * A new MiniSat costs ~4–6 ms (a fresh 64 MB heap) plus GC pressure, more than solving an expert board, so one
+ * is reused. Each call's clauses carry `-active`; the call assumes `active` and at its end retires it and every
+ * variable it made, which leaves MiniSat nothing of the call to search. A fresh one starts past VARIABLE_BUDGET.
  */
-const VARIABLE_BUDGET = 3000;
-interface Session {
-  Logic: LogicModule;
-  solver: Solver;
-  names: number;
-}
-let session: Session | undefined;
+const VARIABLE_BUDGET = 100_000;
+let session: MiniSat | undefined;
 
-/**
- * The solver of one call: everything it requires holds only while `active` is assumed. A class rather than
- * closures per call, whose optimised code V8 would drop at nearly every full collection of a batch.
- */
-class Call {
-  readonly Logic: LogicModule;
-  readonly solver: Solver;
+/** The clauses of one call: everything it requires holds only while `active` is assumed. */
+class Call implements Clauses {
+  readonly sat: MiniSat;
+  readonly yes: number;
   readonly active: number;
+  private readonly cells = new Map<string, number>();
 
-  constructor(private readonly session: Session) {
-    this.Logic = session.Logic;
-    this.solver = session.solver;
-    this.active = newVariable(session);
+  constructor(sat: MiniSat) {
+    this.sat = sat;
+    this.yes = sat.yes;
+    this.active = sat.newVariable();
   }
 
-  need(...clause: Formula[]): void {
-    this.solver.require(this.Logic.or(-this.active, clause));
+  need(...clause: number[]): void {
+    clause.push(-this.active);
+    this.sat.addClause(clause);
   }
 
-  /** A new variable of this session. */
   fresh(): number {
-    return newVariable(this.session);
+    return this.sat.newVariable();
+  }
+
+  variableOf(cell: string): number {
+    let variable = this.cells.get(cell);
+    if (variable === undefined) this.cells.set(cell, (variable = this.fresh()));
+    return variable;
+  }
+
+  /** A model where `variable` holds, with this call's clauses (`variable` must imply `active`). */
+  solveAssuming(variable = this.active): boolean {
+    return this.sat.solveAssuming(variable);
+  }
+
+  end(): void {
+    for (let v = this.active; v <= this.sat.variables; v++) this.sat.retire(v);
   }
 }
 
 function startCall(): Call {
-  session ??= newSession(loadLogic());
-  if (newVariable(session) > VARIABLE_BUDGET) session = newSession(session.Logic);
+  session ??= new MiniSat();
+  if (session.variables > VARIABLE_BUDGET) session = new MiniSat();
   return new Call(session);
-}
-
-function loadLogic(): LogicModule {
-  plainAsm();
-  return require('logic-solver') as LogicModule; // eslint-disable-line @typescript-eslint/no-require-imports
-}
-
-function newSession(Logic: LogicModule): Session {
-  return { Logic, solver: new Logic.Solver(), names: 0 };
-}
-
-function newVariable(current: Session): number {
-  return current.solver.getVarNum(`#${++current.names}`);
 }
 
 /** One thing to decide: a frontier cell, or all outside cells at once. */
 interface Subject {
   cells: string[];
-  /** Assumptions under which `cells` hold a mine / a safe cell. */
-  mine: Formula;
-  safe: Formula;
+  /** Literals that hold when `cells` hold a mine / a safe cell. */
+  mine: number;
+  safe: number;
   canBeMine(model: Model): boolean;
   canBeSafe(model: Model): boolean;
   seenMine: boolean;
@@ -196,33 +186,28 @@ function confirmsWithoutTotal(shape: Shape, total: number, claimed: Deductions):
   const local: Shape = { ...shape, total: null };
   const call = startCall();
   try {
-    return call.Logic.disablingAssertions(() => {
-      const subjects = buildSubjects(call, local) as Subject[];
-      const model = call.solver.solveAssuming(call.active);
-      if (model === null) return claimed.status === 'inconsistent';
-      const frontierMines = subjects.filter((s) => model.evaluate(s.mine)).length;
-      if (total - frontierMines < 0 || total - frontierMines > shape.outside.length) return null;
-      if (claimed.status !== 'ok') return false;
-      const outside = new Set(shape.outside);
-      if ([...claimed.mines, ...claimed.safe].some((cell) => outside.has(cell))) return null;
-      return refutesOpposite(call, subjects, claimed) || null;
-    });
+    const subjects = buildSubjects(call, local) as Subject[];
+    if (!call.solveAssuming()) return claimed.status === 'inconsistent';
+    const frontierMines = subjects.filter((s) => call.sat.value(s.mine)).length;
+    if (total - frontierMines < 0 || total - frontierMines > shape.outside.length) return null;
+    if (claimed.status !== 'ok') return false;
+    const outside = new Set(shape.outside);
+    if ([...claimed.mines, ...claimed.safe].some((cell) => outside.has(cell))) return null;
+    return refutesOpposite(call, subjects, claimed) || null;
   } finally {
-    call.solver.forbid(call.active);
+    call.end();
   }
 }
 
 function confirmsWith(shape: Shape, claimed: Deductions): boolean {
   const call = startCall();
   try {
-    return call.Logic.disablingAssertions(() => {
-      const subjects = buildSubjects(call, shape);
-      if (subjects === null || call.solver.solveAssuming(call.active) === null) return claimed.status === 'inconsistent';
-      if (claimed.status !== 'ok') return false;
-      return refutesOpposite(call, subjects, claimed);
-    });
+    const subjects = buildSubjects(call, shape);
+    if (subjects === null || !call.solveAssuming()) return claimed.status === 'inconsistent';
+    if (claimed.status !== 'ok') return false;
+    return refutesOpposite(call, subjects, claimed);
   } finally {
-    call.solver.forbid(call.active);
+    call.end();
   }
 }
 
@@ -231,11 +216,15 @@ function refutesOpposite(call: Call, subjects: Subject[], claimed: Deductions): 
   const [mines, safe] = [new Set(claimed.mines), new Set(claimed.safe)];
   const opposite = subjects.flatMap((s) => (mines.has(s.cells[0]) ? [s.safe] : safe.has(s.cells[0]) ? [s.mine] : []));
   if (opposite.length === 0) return true;
+  return !call.solveAssuming(probeFor(call, opposite));
+}
+
+/** A new variable that, assumed, asks for a model of the call's clauses where one of `literals` holds. */
+function probeFor(call: Call, literals: number[]): number {
   const probe = call.fresh();
-  call.solver.require(call.Logic.or(-probe, call.active), call.Logic.or(-probe, opposite));
-  const model = call.solver.solveAssuming(probe);
-  call.solver.forbid(probe);
-  return model === null;
+  call.sat.addClause([-probe, call.active]);
+  call.sat.addClause([-probe, ...literals]);
+  return probe;
 }
 
 function satBackbone(problem: Problem, deadline: number): Deductions {
@@ -243,25 +232,22 @@ function satBackbone(problem: Problem, deadline: number): Deductions {
   if (shape === null) return inconsistent();
   const call = startCall();
   try {
-    return call.Logic.disablingAssertions(() => {
-      const subjects = buildSubjects(call, shape);
-      if (subjects === null || !probeAll(call, shape, subjects, deadline)) return inconsistent();
-      const pick = (kind: 'mine' | 'safe') =>
-        subjects.filter((s) => s.certain === kind).flatMap((s) => s.cells).sort(byRowCol);
-      return { status: 'ok', mines: pick('mine'), safe: pick('safe') };
-    });
+    const subjects = buildSubjects(call, shape);
+    if (subjects === null || !probeAll(call, shape, subjects, deadline)) return inconsistent();
+    const pick = (kind: 'mine' | 'safe') =>
+      subjects.filter((s) => s.certain === kind).flatMap((s) => s.cells).sort(byRowCol);
+    return { status: 'ok', mines: pick('mine'), safe: pick('safe') };
   } finally {
-    call.solver.forbid(call.active);
+    call.end();
   }
 }
 
 /** Requires every constraint; null when the total cannot be met. */
 function buildSubjects(call: Call, shape: Shape): Subject[] | null {
-  const { solver } = call;
   for (const { cells, count } of shape.local) {
-    requireExactly(call, cells.map((cell) => solver.getVarNum(cell)), count);
+    requireExactly(call, cells.map((cell) => call.variableOf(cell)), count);
   }
-  const variables = shape.frontier.map((cell) => solver.getVarNum(cell));
+  const variables = shape.frontier.map((cell) => call.variableOf(cell));
   const subjects: Subject[] = shape.frontier.map((cell, index) => ({
     cells: [cell],
     mine: variables[index],
@@ -278,47 +264,24 @@ function buildSubjects(call: Call, shape: Shape): Subject[] | null {
 
 /** The outside cells must hold total − (frontier mines); they become one subject. Null if impossible. */
 function requireTotal(call: Call, variables: number[], total: number, outside: string[]): Subject[] | null {
-  const { Logic } = call;
   const room = outside.length;
   if (total - room > variables.length) return null;
-  let sum: ReturnType<LogicModule['sum']> | undefined;
-  const bound = (n: number, test: LogicModule['lessThanOrEqual']) =>
-    test((sum ??= Logic.sum(variables)), Logic.constantBits(n));
-  const atMost = (n: number) =>
-    n >= variables.length ? Logic.TRUE : n < 0 ? Logic.FALSE : bound(n, Logic.lessThanOrEqual);
-  const atLeast = (n: number) => (n <= 0 ? Logic.TRUE : bound(n, Logic.greaterThanOrEqual));
-  call.need(atLeast(total - room));
-  call.need(atMost(total));
+  let sum: number[] | undefined;
+  const bits = () => (sum ??= sumBits(call, variables));
+  const most = (n: number) => (n >= variables.length ? call.yes : n < 0 ? -call.yes : atMost(call, bits(), n));
+  const least = (n: number) => (n <= 0 ? call.yes : atLeast(call, bits(), n));
+  call.need(least(total - room));
+  call.need(most(total));
   if (room === 0) return [];
   return [{
     cells: outside,
-    mine: atMost(total - 1),
-    safe: atLeast(total - room + 1),
+    mine: most(total - 1),
+    safe: least(total - room + 1),
     canBeMine: (model) => total - model.frontierMines >= 1,
     canBeSafe: (model) => total - model.frontierMines <= room - 1,
     seenMine: false,
     seenSafe: false,
   }];
-}
-
-/** Exactly `count` of `variables`: plain clauses for a witness (≤ 8 cells), an adder otherwise. */
-function requireExactly(call: Call, variables: number[], count: number): void {
-  if (variables.length > 8) {
-    call.need(call.Logic.equalBits(call.Logic.sum(variables), call.Logic.constantBits(count)));
-    return;
-  }
-  // At most count: no count+1 of them are all mines. At least count: no n−count+1 of them are all safe.
-  for (const group of subsets(variables, count + 1)) call.need(...group.map((v) => -v));
-  if (count > 0) for (const group of subsets(variables, variables.length - count + 1)) call.need(...group);
-}
-
-function subsets(items: number[], size: number, from = 0): number[][] {
-  if (size === 0) return [[]];
-  const result: number[][] = [];
-  for (let i = from; i <= items.length - size; i++) {
-    for (const rest of subsets(items, size - 1, i + 1)) result.push([items[i], ...rest]);
-  }
-  return result;
 }
 
 /**
@@ -327,23 +290,16 @@ function subsets(items: number[], size: number, from = 0): number[][] {
  * UNSAT proves every remaining subject certain at once. False if the problem itself is UNSAT.
  */
 function probeAll(call: Call, shape: Shape, subjects: Subject[], deadline: number): boolean {
-  const { Logic, solver, active } = call;
-  const first = solver.solveAssuming(active);
-  if (first === null) return false;
-  observe(first, call, shape, subjects);
+  if (!call.solveAssuming()) return false;
+  observe(call, shape, subjects);
   const undecided = () => subjects.filter((s) => !(s.seenMine && s.seenSafe));
   for (let open = undecided(); open.length > 0; ) {
     if (now() > deadline) throw new OutOfTime();
-    const unseen = open.map((s) => (s.seenMine ? s.safe : s.mine));
-    const probe = call.fresh();
-    solver.require(Logic.or(-probe, active), Logic.or(-probe, unseen));
-    const model = solver.solveAssuming(probe);
-    solver.forbid(probe);
-    if (model === null) {
+    if (!call.solveAssuming(probeFor(call, open.map((s) => (s.seenMine ? s.safe : s.mine))))) {
       for (const subject of open) subject.certain = subject.seenMine ? 'mine' : 'safe';
       return true;
     }
-    observe(model, call, shape, subjects);
+    observe(call, shape, subjects);
     const before = open.length;
     open = undecided();
     if (open.length === before) throw new Error('solve: a model decided nothing (internal error)');
@@ -351,8 +307,8 @@ function probeAll(call: Call, shape: Shape, subjects: Subject[], deadline: numbe
   return true;
 }
 
-function observe(solution: Solution, call: Call, shape: Shape, subjects: Subject[]): void {
-  const mines = shape.frontier.map((cell) => solution.evaluate(call.solver.getVarNum(cell)));
+function observe(call: Call, shape: Shape, subjects: Subject[]): void {
+  const mines = shape.frontier.map((cell) => call.sat.value(call.variableOf(cell)));
   const model: Model = { mines, frontierMines: mines.filter(Boolean).length };
   for (const subject of subjects) {
     subject.seenMine ||= subject.canBeMine(model);
@@ -361,9 +317,9 @@ function observe(solution: Solution, call: Call, shape: Shape, subjects: Subject
 }
 
 /**
- * Makes the solver ready (logic-solver loaded, MiniSat set up: ~7 ms of a fresh process) ahead of the first
- * `solve`, for a caller with time on its hands (waiting for a screenshot to decode).
+ * Makes the solver ready (MiniSat loaded and set up: a few ms of a fresh process) ahead of the first `solve`,
+ * for a caller with time on its hands (waiting for a screenshot to decode).
  */
 export function warmSolver(): void {
-  minisatQuiet(() => (session ??= newSession(loadLogic())));
+  minisatQuiet(() => (session ??= new MiniSat()));
 }
