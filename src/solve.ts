@@ -28,23 +28,35 @@ const inconsistent = (): Deductions => ({ status: 'inconsistent', mines: [], saf
 
 /**
  * A new MiniSat costs ~4–6 ms (a fresh 64 MB heap) plus GC pressure, more than solving an expert board, so one
- * is reused. Each call's clauses carry `-active`; the call assumes `active` and at its end retires it and every
- * variable it made, which leaves MiniSat nothing of the call to search. A fresh one starts past VARIABLE_BUDGET.
+ * is reused. Each call's clauses carry `-active`; the call assumes `active` and at its end retires it (makes it
+ * false for good), which satisfies all of them. Its other variables are used again by later calls: every clause
+ * that mentions them, learnt ones included, holds by a retired variable. Retired variables still cost each
+ * later solve a little (MiniSat rebuilds its order of variables when one is retired), so a fresh MiniSat starts
+ * past VARIABLE_BUDGET.
  */
-const VARIABLE_BUDGET = 100_000;
-let session: MiniSat | undefined;
+const VARIABLE_BUDGET = 10_000;
+interface Session {
+  sat: MiniSat;
+  /** Variables of earlier calls, free again. */
+  reusable: number[];
+}
+let session: Session | undefined;
 
 /** The clauses of one call: everything it requires holds only while `active` is assumed. */
 class Call implements Clauses {
   readonly sat: MiniSat;
   readonly yes: number;
   readonly active: number;
+  private readonly reusable: number[];
+  private used = 0;
+  private readonly retiring: number[] = [];
   private readonly cells = new Map<string, number>();
 
-  constructor(sat: MiniSat) {
-    this.sat = sat;
-    this.yes = sat.yes;
-    this.active = sat.newVariable();
+  constructor(current: Session) {
+    this.sat = current.sat;
+    this.yes = current.sat.yes;
+    this.reusable = current.reusable;
+    this.active = this.once();
   }
 
   need(...clause: number[]): void {
@@ -52,8 +64,17 @@ class Call implements Clauses {
     this.sat.addClause(clause);
   }
 
+  /** A variable for this call's clauses. */
   fresh(): number {
-    return this.sat.newVariable();
+    if (this.used === this.reusable.length) this.reusable.push(this.sat.newVariable());
+    return this.reusable[this.used++];
+  }
+
+  /** A variable used once, in clauses that hold when it is false: retired at the call's end. */
+  once(): number {
+    const variable = this.sat.newVariable();
+    this.retiring.push(variable);
+    return variable;
   }
 
   variableOf(cell: string): number {
@@ -68,15 +89,16 @@ class Call implements Clauses {
   }
 
   end(): void {
-    for (let v = this.active; v <= this.sat.variables; v++) this.sat.retire(v);
+    for (const variable of this.retiring) this.sat.retire(variable);
   }
 }
 
 function startCall(): Call {
-  session ??= new MiniSat();
-  if (session.variables > VARIABLE_BUDGET) session = new MiniSat();
+  if (!session || session.sat.variables > VARIABLE_BUDGET) session = newSession();
   return new Call(session);
 }
+
+const newSession = (): Session => ({ sat: new MiniSat(), reusable: [] });
 
 /** One thing to decide: a frontier cell, or all outside cells at once. */
 interface Subject {
@@ -221,7 +243,7 @@ function refutesOpposite(call: Call, subjects: Subject[], claimed: Deductions): 
 
 /** A new variable that, assumed, asks for a model of the call's clauses where one of `literals` holds. */
 function probeFor(call: Call, literals: number[]): number {
-  const probe = call.fresh();
+  const probe = call.once();
   call.sat.addClause([-probe, call.active]);
   call.sat.addClause([-probe, ...literals]);
   return probe;
@@ -321,5 +343,5 @@ function observe(call: Call, shape: Shape, subjects: Subject[]): void {
  * for a caller with time on its hands (waiting for a screenshot to decode).
  */
 export function warmSolver(): void {
-  minisatQuiet(() => (session ??= new MiniSat()));
+  minisatQuiet(() => (session ??= newSession()));
 }
