@@ -48,6 +48,7 @@ export class MiniSat {
     return ++this.variables;
   }
 
+  /** Adds a clause; throws if that makes the clauses unsatisfiable outright (callers guard theirs by a variable). */
   addClause(literals: readonly number[]): void {
     if (literals.length >= this.room) {
       if (this.buffer) this.native._free(this.buffer);
@@ -58,7 +59,8 @@ export class MiniSat {
     const at = this.buffer >> 2;
     for (let i = 0; i < literals.length; i++) heap[at + i] = literals[i];
     heap[at + literals.length] = 0;
-    this.native._addClause(this.buffer);
+    // False once the clauses cannot hold under any assumption: every later solve would be UNSAT.
+    if (!this.native._addClause(this.buffer)) throw new Error('MiniSat: the clauses cannot hold whatever is assumed');
   }
 
   /** Whether the clauses have a model in which `variable` is true; `value` then reads that model. */
