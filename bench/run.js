@@ -124,7 +124,7 @@ async function main() {
   console.table(heldOut);
   console.log('\nthe same 74 screenshots as the eval copies them: shrunk to 50 %, and fitted onto a 1920×1080 desktop (a counter a few pixels tall is read as a whole text there), each once: analyzed and annotated as a batch does, ms per screenshot');
   console.table(copies);
-  console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16; last rows: ${BATCH} copies of mine01, 601×352, read with its learned skin, and ${LONG_BATCH} of it), one process: wall time, throughput, peak RSS; median of ${BATCH_RUNS} runs each`);
+  console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16; last rows: ${BATCH} copies of mine01, 601×352, read with its learned skin, at --jobs 1 and 2, and ${LONG_BATCH} of it), one process: wall time, throughput, the median time an image took in the thread that analysed it (summary.json's ms: read, analysed, annotated PNG written) past the first ${WARM_UP}, peak RSS; median of ${BATCH_RUNS} runs each`);
   console.table(batch);
   solverTable();
 }
@@ -177,7 +177,7 @@ async function analyzeAndRender(bytes, file, options = {}) {
 /**
  * A folder of BATCH screenshots through the CLI in a fresh process at --jobs 1 and 2, and on glibc at --jobs 2
  * with MALLOC_ARENA_MAX=1 (one malloc arena for all threads: glibc reads it only as a process starts); with
- * `expert` (mine01 and the skin learned from it), a folder of BATCH copies of it at --jobs 2 too. BATCH_RUNS times
+ * `expert` (mine01 and the skin learned from it), a folder of BATCH copies of it at --jobs 1 and 2 too. BATCH_RUNS times
  * each (alternating, so that the machine's drift reaches all): the median run, and the range.
  * @param {string} tmp @param {{ file: string, skin: string } | null} expert
  */
@@ -201,11 +201,12 @@ async function batchTable(tmp, expert) {
     { dir, count: BATCH, jobs: 2, env: {}, args: [], label: '2' },
     ...(glibc ? [{ dir, count: BATCH, jobs: 2, env: { MALLOC_ARENA_MAX: '1' }, args: [], label: '2, MALLOC_ARENA_MAX=1' }] : []),
     ...(expert ? [
-      { dir: folder('expert', () => expert.file), count: BATCH, jobs: 2, env: {}, args: ['--skin', expert.skin], label: `2, mine01 ×${BATCH}, --skin learned` },
+      { dir: folder('expert', () => expert.file), count: BATCH, jobs: 1, env: {}, args: ['--skin', expert.skin], label: `1, mine01 ×${BATCH}, --skin learned` },
+      { dir: path.join(tmp, 'expert'), count: BATCH, jobs: 2, env: {}, args: ['--skin', expert.skin], label: `2, mine01 ×${BATCH}, --skin learned` },
       { dir: folder('long', () => expert.file, LONG_BATCH, true), count: LONG_BATCH, jobs: 2, env: {}, args: ['--skin', expert.skin], label: `2, mine01 ×${LONG_BATCH}, --skin learned` },
     ] : []),
   ];
-  /** @type {{seconds: number, rss: number, pastWarmUp: number}[][]} */
+  /** @type {{seconds: number, rss: number, pastWarmUp: number, msPastWarmUp: number}[][]} */
   const runs = settings.map(() => []);
   for (let r = 0; r < BATCH_RUNS; r++) {
     for (const [i, setting] of settings.entries()) runs[i].push(await batchRun(setting.dir, path.join(tmp, `out${i}`), setting.jobs, setting.env, setting.args));
@@ -216,7 +217,8 @@ async function batchTable(tmp, expert) {
     const range = (/** @type {number[]} */ xs, /** @type {number} */ digits) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
     return {
       jobs: label, 'wall s': median(seconds).toFixed(1), 'images / s': (count / median(seconds)).toFixed(1),
-      [`images / s past the first ${WARM_UP}`]: median(runs[i].map((run) => run.pastWarmUp)).toFixed(1), 'peak RSS MB': median(rss).toFixed(0),
+      [`images / s past the first ${WARM_UP}`]: median(runs[i].map((run) => run.pastWarmUp)).toFixed(1),
+      [`ms an image past the first ${WARM_UP}`]: median(runs[i].map((run) => run.msPastWarmUp)).toFixed(1), 'peak RSS MB': median(rss).toFixed(0),
       'wall s, range': range(seconds, 1), 'peak RSS MB, range': range(rss, 0),
     };
   });
@@ -226,10 +228,11 @@ async function batchTable(tmp, expert) {
 const WARM_UP = 50;
 
 /**
- * One batch in a fresh process: wall seconds, peak RSS in MB, and files a second past the first WARM_UP (from when
- * the CLI's lines for them reach this process: a line per file, in input order).
+ * One batch in a fresh process: wall seconds, peak RSS in MB, files a second past the first WARM_UP (from when the
+ * CLI's lines for them reach this process: a line per file, in input order), and the median time a file took in
+ * the thread that analysed it (summary.json's `ms`: read, analysed, annotated PNG written) past the first WARM_UP.
  * @param {string} dir @param {string} out @param {number} jobs @param {Record<string, string>} env @param {string[]} args
- * @returns {Promise<{seconds: number, rss: number, pastWarmUp: number}>}
+ * @returns {Promise<{seconds: number, rss: number, pastWarmUp: number, msPastWarmUp: number}>}
  */
 function batchRun(dir, out, jobs, env, args) {
   fs.rmSync(out, { recursive: true, force: true });
@@ -248,7 +251,10 @@ function batchRun(dir, out, jobs, env, args) {
   child.stderr.on('data', (/** @type {Buffer} */ chunk) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.on('close', () => {
     const pastWarmUp = lines.length > WARM_UP + 1 ? (lines.length - 1 - WARM_UP) / ((lines[lines.length - 1] - lines[WARM_UP]) / 1000) : NaN;
-    resolve({ seconds: (performance.now() - t) / 1000, rss: Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) / 1024, pastWarmUp });
+    /** @type {{ ms: number }[]} */
+    const files = JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8')).files;
+    const msPastWarmUp = median(files.slice(WARM_UP).map((f) => f.ms));
+    resolve({ seconds: (performance.now() - t) / 1000, rss: Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) / 1024, pastWarmUp, msPastWarmUp });
   }));
 }
 
