@@ -13,8 +13,8 @@ const INLINING = ['--max-inlined-bytecode-size-cumulative=150', '--max-inlined-b
 /**
  * Functions are optimised only after 8 times V8's default interrupt budget (66 KB of their bytecode run). With the
  * default, TurboFan compiled ~200 functions in a worker's first 100 files, 1.2 s of CPU (10–65 ms each: cellDrawings,
- * wordsIn, render, encode, … run a few times a file, where optimised code never paid that back); with this, 67 and
- * 0.4 s, the rest left to the baseline compiler. Set here, not on node's command line, so that the workers' code
+ * wordsIn, render, encode, … run a few times a file; batches of 200 to 1000 files ran faster without that); with
+ * this, 67 and 0.4 s, the rest left to the baseline compiler. Set here, not on node's command line, so that the workers' code
  * cache (made by a batch, scripts/code-cache.js) is made under it: 200 xdemineur shots at --jobs 2 ~8 % faster, at
  * --jobs 1 ~14 %, 1000 mine01 copies ~9 %, the fixtures' 342 screenshots ~5 % (docs/performance.md, Stop 48). ×2
  * and ×4 gained less; ×16 and ×32 no more than ×8.
