@@ -67,8 +67,19 @@ export function neighbours(board: Board, row: number, col: number): Coord[] {
 
 /** The SAT variable name of a cell: 'r<row>c<col>'. */
 export function cellName(row: number, col: number): string {
-  return `r${row}c${col}`;
+  const known = names[row]?.[col];
+  if (known !== undefined) return known;
+  const name = `r${row}c${col}`;
+  if (Number.isInteger(row) && Number.isInteger(col) && row >= 0 && col >= 0 && row < NAMED && col < NAMED) (names[row] ??= [])[col] = name;
+  return name;
 }
+
+/**
+ * Names made, by row and column, kept for the process: a board names each cell many times (its constraints, the
+ * solver's maps, the deductions), and every board of a batch the same cells.
+ */
+const names: string[][] = [];
+const NAMED = 256;
 
 export function parseCellName(name: string): Coord {
   const match = /^r(\d+)c(\d+)$/.exec(name);

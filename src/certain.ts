@@ -2,6 +2,7 @@
 // (BOOL ring). A cell is certain exactly when no layout consistent with every constraint gives it the
 // other value — the same definition as the SAT backbone, decided by exhaustive (merged) enumeration.
 import type { Deductions, Problem } from './types';
+import { cellName } from './board';
 import { buildSpace, type Space } from './space';
 import { buildChain, type Chain } from './layers';
 import { BOOL, buildChains, type Sweep, sweep } from './sweep';
@@ -44,7 +45,7 @@ export function deduce(problem: Problem, limits = LIMITS, counted = count(proble
   });
   if (result.outside?.mine === 0) safe.push(...space.outside);
   else if (result.outside?.safe === 0) mines.push(...space.outside);
-  return { status: 'ok', mines: mines.sort(byRowCol), safe: safe.sort(byRowCol) };
+  return { status: 'ok', mines: inRowColOrder(mines), safe: inRowColOrder(safe) };
 }
 
 /**
@@ -77,7 +78,7 @@ export function withFixed(deductions: Deductions, fixed: Map<string, boolean>): 
   if (deductions.status !== 'ok') return deductions;
   const mines = [...deductions.mines, ...[...fixed].filter(([, mine]) => mine).map(([cell]) => cell)];
   const safe = [...deductions.safe, ...[...fixed].filter(([, mine]) => !mine).map(([cell]) => cell)];
-  return { ...deductions, mines: mines.sort(byRowCol), safe: safe.sort(byRowCol) };
+  return { ...deductions, mines: inRowColOrder(mines), safe: inRowColOrder(safe) };
 }
 
 /** Whether some layout meets every constraint; undefined when that is too costly to decide here. */
@@ -94,7 +95,29 @@ function rowCol(name: string): number[] {
 }
 
 /** Row, then col; a name that is not r<row>c<col> sorts last. */
-export function byRowCol(a: string, b: string): number {
+function byRowCol(a: string, b: string): number {
   const [[ra, ca], [rb, cb]] = [rowCol(a), rowCol(b)];
   return ra - rb || ca - cb || (a < b ? -1 : a > b ? 1 : 0);
 }
+
+/**
+ * The names sorted in place as by `byRowCol`. Names as `cellName` makes them are each parsed once and sorted as
+ * numbers (the comparator parsed two names a comparison); any other name sends them all to the comparator.
+ */
+export function inRowColOrder(names: string[]): string[] {
+  const keys = new Float64Array(names.length);
+  for (let i = 0; i < names.length; i++) {
+    const [row, col] = rowCol(names[i]);
+    if (cellName(row, col) !== names[i]) return names.sort(byRowCol);
+    keys[i] = row * ROW_KEY + col;
+  }
+  keys.sort();
+  for (let i = 0; i < keys.length; i++) {
+    const row = Math.floor(keys[i] / ROW_KEY);
+    names[i] = cellName(row, keys[i] - row * ROW_KEY);
+  }
+  return names;
+}
+
+/** A cell's sort key is row × ROW_KEY + col: exact for any board's rows and columns. */
+const ROW_KEY = 2 ** 26;

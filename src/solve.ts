@@ -2,7 +2,7 @@
 // The solver knows no geometry, only constraints; its SAT solver is logic-solver's MiniSat (minisat.ts).
 import { debuglog } from 'node:util';
 import type { Deductions, Problem } from './types';
-import { byRowCol, consistent, type Count, count, deduce, deducePartial, LIMITS, withFixed } from './certain';
+import { consistent, inRowColOrder, type Count, count, deduce, deducePartial, LIMITS, withFixed } from './certain';
 import { reduce, type Shape, shapeOf } from './space';
 import { MiniSat } from './minisat';
 import { atLeast, atMost, type Clauses, requireExactly, sumBits } from './cardinality';
@@ -260,7 +260,7 @@ function satBackbone(problem: Problem, deadline: number): Deductions {
     const subjects = buildSubjects(call, shape);
     if (subjects === null || !probeAll(call, shape, subjects, deadline)) return inconsistent();
     const pick = (kind: 'mine' | 'safe') =>
-      subjects.filter((s) => s.certain === kind).flatMap((s) => s.cells).sort(byRowCol);
+      inRowColOrder(subjects.filter((s) => s.certain === kind).flatMap((s) => s.cells));
     return { status: 'ok', mines: pick('mine'), safe: pick('safe') };
   } finally {
     call.end();

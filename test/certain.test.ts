@@ -1,4 +1,5 @@
-import { formatBoard } from '../src/board';
+import { cellName, formatBoard } from '../src/board';
+import { inRowColOrder } from '../src/certain';
 import { encode } from '../src/encode';
 import { solve } from '../src/solve';
 import type { Board, Deductions } from '../src/types';
@@ -74,5 +75,25 @@ describe('the counting engine, and the default (counting checked by SAT), agree 
       }
     }
     expect(failures.slice(0, 2)).toEqual([]);
+  });
+});
+
+describe('cell names in row, then column order', () => {
+  test('sorted as numbers, not as text: r2c10 after r2c9, r10c0 after both; a name that is not r<row>c<col> last; ties by text', () => {
+    const random = mulberry32(SEED);
+    const names: string[] = [];
+    for (let row = 0; row < 300; row += 7) for (let col = 0; col < 300; col += 11) names.push(cellName(row, col));
+    const shuffled = [...names].sort(() => random() - 0.5);
+    expect(inRowColOrder(shuffled)).toEqual(names);
+    expect(inRowColOrder(['r10c0', 'r2c10', 'r2c9'])).toEqual(['r2c9', 'r2c10', 'r10c0']);
+    expect(inRowColOrder(['outside', 'r1c01', 'r1c2', 'r0c5', 'r1c1'])).toEqual(['r0c5', 'r1c01', 'r1c1', 'r1c2', 'outside']);
+  });
+
+  test('a name is made once for the process (below 256 rows and columns) and always reads r<row>c<col>', () => {
+    expect(cellName(3, 4)).toBe('r3c4');
+    expect(cellName(3, 4)).toBe(cellName(3, 4));
+    expect(cellName(255, 0)).toBe('r255c0');
+    expect(cellName(300, 1000)).toBe('r300c1000');
+    expect(cellName(300, 1000)).toBe('r300c1000');
   });
 });
