@@ -18,17 +18,29 @@ export function requireExactly(to: Clauses, variables: number[], count: number):
     return;
   }
   // At most count: no count+1 of them are all mines. At least count: no n−count+1 of them are all safe.
-  for (const group of subsets(variables, count + 1)) to.need(...group.map((v) => -v));
-  if (count > 0) for (const group of subsets(variables, variables.length - count + 1)) to.need(...group);
+  needOfEvery(to, variables, count + 1, -1);
+  if (count > 0) needOfEvery(to, variables, variables.length - count + 1, 1);
 }
 
-function subsets(items: number[], size: number, from = 0): number[][] {
-  if (size === 0) return [[]];
-  const result: number[][] = [];
-  for (let i = from; i <= items.length - size; i++) {
-    for (const rest of subsets(items, size - 1, i + 1)) result.push([items[i], ...rest]);
+/**
+ * For every `size` of `variables`, the clause of their literals times `sign`; in the order of their places (the
+ * first differing place least first), each made only as it is needed.
+ */
+function needOfEvery(to: Clauses, variables: number[], size: number, sign: 1 | -1): void {
+  const n = variables.length;
+  if (size > n) return;
+  const at: number[] = [];
+  for (let k = 0; k < size; k++) at.push(k);
+  for (;;) {
+    const clause: number[] = [];
+    for (let k = 0; k < size; k++) clause.push(sign * variables[at[k]]);
+    to.need(...clause);
+    let k = size - 1;
+    while (k >= 0 && at[k] === n - size + k) k--;
+    if (k < 0) return;
+    at[k]++;
+    for (let j = k + 1; j < size; j++) at[j] = at[j - 1] + 1;
   }
-  return result;
 }
 
 /** How many of `literals` hold, in binary (least significant bit first): full adders, then half adders. */

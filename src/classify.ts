@@ -26,7 +26,8 @@ export function classify(image: RgbaImage, grid: Grid, skin: Skin, options: Clas
   // a cell drawn as a template whose reading a lookup cannot tell (exact.ts) is measured after all
   const measure: number[] = [];
   for (let k = 0; k < cells.length; k++) {
-    const [row, col] = cells[k];
+    const row = cells[k][0];
+    const col = cells[k][1];
     const same = found.same(k);
     const exact = same >= 0 ? exactReading(prepared, same, row, col) : null;
     if (exact) readings[k] = exact;
@@ -73,10 +74,13 @@ function allCells(grid: Grid): Coord[] {
  * was not clear-cut, a step off in each direction (then half a step), each label keeping its closest.
  */
 function readingOf(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Skin, found: KernelReadings, k: number, step: number, row: number, col: number): Reading {
+  // plain constants, not destructured pairs: a pair is made each time until V8 compiles this, 480 cells a board
   const { labels } = prepared;
-  const [i, j] = [found.first(k), found.second(k)];
-  const [best, distance] = [labels[i], found.distance(k)];
-  const [runnerUp, runnerUpDistance] = j < 0 ? ['.', Infinity] : [labels[j], found.runnerUpDistance(k)];
+  const j = found.second(k);
+  const best = labels[found.first(k)];
+  const distance = found.distance(k);
+  const runnerUp = j < 0 ? '.' : labels[j];
+  const runnerUpDistance = j < 0 ? Infinity : found.runnerUpDistance(k);
   const close = distance > skin.maxRatio * runnerUpDistance && !rescued({ image, grid, prepared, skin, row, col, step }, found.match(k), found.rival(k), runnerUp, distance);
   const unreadable = distance > skin.maxDistance || close;
   return { row, col, cell: unreadable ? '.' : best, best, distance, runnerUp, runnerUpDistance, unreadable };

@@ -50,8 +50,10 @@ export function deflateLiterals(kernel: CoderKernel, bytes: Uint8Array): Buffer 
 
 /** One dynamic block (BTYPE 2): its header, then its bytes, then the end-of-block code. */
 function sendBlock(kernel: CoderKernel, from: number, size: number, last: boolean): void {
-  const counts = Array.from(new Uint32Array(kernel.memory.buffer, kernel.countBytes(from, size), 256));
-  counts.push(1);
+  const counted = new Uint32Array(kernel.memory.buffer, kernel.countBytes(from, size), 256);
+  const counts = new Array<number>(257);
+  for (let b = 0; b < 256; b++) counts[b] = counted[b];
+  counts[END_OF_BLOCK] = 1;
   const lengths = codeLengths(counts, MAX_LENGTH);
   const codes = canonicalCodes(lengths);
   let bits = 0;
@@ -74,8 +76,9 @@ function sendBlock(kernel: CoderKernel, from: number, size: number, last: boolea
  * (no repeats are sent, but a block must give a complete distance code).
  */
 function blockHeader(lengths: Uint8Array, last: boolean): number[] {
-  const all = Array.from(lengths);
-  all.push(1, 1);
+  const all = new Array<number>(lengths.length + 2);
+  for (let i = 0; i < lengths.length; i++) all[i] = lengths[i];
+  all[lengths.length] = all[lengths.length + 1] = 1;
   const perLength = new Array<number>(19).fill(0);
   for (let i = 0; i < all.length; i++) perLength[all[i]]++;
   const lengthLengths = codeLengths(perLength, MAX_LENGTH_OF_LENGTHS);
@@ -161,7 +164,9 @@ export function canonicalCodes(lengths: Uint8Array): number[] {
   for (const l of lengths) if (l > 0) perLength[l]++;
   const next = new Array<number>(MAX_LENGTH + 2).fill(0);
   for (let l = 1, code = 0; l <= MAX_LENGTH; l++) next[l] = code = (code + perLength[l - 1]) << 1;
-  return Array.from(lengths, (l) => (l > 0 ? reversed(next[l]++, l) : 0));
+  const codes = new Array<number>(lengths.length);
+  for (let i = 0; i < lengths.length; i++) codes[i] = lengths[i] > 0 ? reversed(next[lengths[i]]++, lengths[i]) : 0;
+  return codes;
 }
 
 function reversed(code: number, length: number): number {

@@ -1,5 +1,5 @@
 // Turns a board into "exactly N of these cells are mines" constraints for the solver.
-import { cellName, neighbours } from './board';
+import { cellName } from './board';
 import type { Board, Constraint, Problem } from './types';
 import type { Side } from './cut';
 
@@ -59,9 +59,13 @@ export function encode(board: Board, options: EncodeOptions = {}): Problem {
 function witnessConstraint(board: Board, kinds: Kind[][], row: number, col: number): Constraint | null {
   const cells: string[] = [];
   let mines = 0;
-  for (const [r, c] of neighbours(board, row, col)) {
-    if (kinds[r][c] === 'unknown') cells.push(cellName(r, c));
-    if (kinds[r][c] === 'mine') mines++;
+  // the neighbours in board.ts's `neighbours` order, without a pair made for each
+  for (let r = Math.max(0, row - 1); r <= Math.min(board.rows - 1, row + 1); r++) {
+    for (let c = Math.max(0, col - 1); c <= Math.min(board.cols - 1, col + 1); c++) {
+      if (r === row && c === col) continue;
+      if (kinds[r][c] === 'unknown') cells.push(cellName(r, c));
+      if (kinds[r][c] === 'mine') mines++;
+    }
   }
   const count = Number(board.cells[row][col]) - mines;
   if (cells.length === 0 && count === 0) return null;

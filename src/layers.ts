@@ -107,10 +107,11 @@ function advance(space: Space, frontier: Frontier, level: Level, place: Placemen
       if (!allFit(place, after, at)) continue;
       const key: number[] = [];
       for (const i of keep) key.push(after[i]);
-      let to = index.get(key.join(','));
+      const name = key.join(',');
+      let to = index.get(name);
       if (to === undefined) {
         to = needs.push(key) - 1;
-        index.set(key.join(','), to);
+        index.set(name, to);
         following.lo.push(Infinity);
         following.hi.push(-Infinity);
       }

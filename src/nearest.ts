@@ -48,7 +48,8 @@ export function medianNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: C
 /** Indices of `cells`, those that fit `grid` worst first (ties in their order): an order for measuring grids near it. */
 export function worstFirst(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[]): number[] {
   const distances = nearestDistances(image, grid, skin, cells);
-  return cells.map((_, i) => i).sort((a, b) => distances[b] - distances[a] || a - b);
+  // a comparator's result as a small integer: a difference of distances is a double, boxed on each return
+  return cells.map((_, i) => i).sort((a, b) => (distances[b] > distances[a] ? 1 : distances[b] < distances[a] ? -1 : a - b));
 }
 
 /**

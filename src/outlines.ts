@@ -61,10 +61,10 @@ function squaresOf(kernel: OutlineKernel, { minSide, maxSide }: SquareLimits): R
  * Each outline's gap to the nearest outline after it along the axis, on about its line, where under 1.9 sides
  * (src/locate.ts's `gapsToNext`), found in the kernel.
  */
-export function gapsAlong(boxes: Rect[], axis: 'x' | 'y', side: number): number[] {
+export function gapsAlong(boxes: Rect[], axis: 'x' | 'y', side: number): Float64Array {
   return withOutlines(boxes, (kernel) => {
     const count = kernel.gapsToNext(axis === 'y', side);
-    return Array.from(new Float64Array(kernel.memory.buffer, kernel.resultsAt(), count));
+    return new Float64Array(kernel.memory.buffer, kernel.resultsAt(), count).slice();
   });
 }
 
@@ -75,7 +75,10 @@ export function gapsAlong(boxes: Rect[], axis: 'x' | 'y', side: number): number[
 export function latticeForest(boxes: Rect[], pitchX: number, pitchY: number, link: number): number[] {
   return withOutlines(boxes, (kernel) => {
     kernel.linked(pitchX, pitchY, link);
-    return Array.from(new Int32Array(kernel.memory.buffer, kernel.resultsAt(), boxes.length));
+    const roots = new Int32Array(kernel.memory.buffer, kernel.resultsAt(), boxes.length);
+    const forest = new Array<number>(boxes.length);
+    for (let i = 0; i < boxes.length; i++) forest[i] = roots[i];
+    return forest;
   });
 }
 

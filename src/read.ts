@@ -9,7 +9,6 @@ import { BEYOND_ROUNDING, meanNearest, nearestDistances } from './nearest';
 import { alignLines, alignToSkin, growToSkin, sampleCells, snapToPixels } from './align';
 import { mean, median } from './stats';
 import { scaleGrid, shiftGrid } from './pixels';
-import { neighbours } from './board';
 import { builtinSkinNames, loadSkin } from './skin';
 import { SKINLESS, readWithoutSkin } from './skinless';
 import { readResampled } from './resampled';
@@ -142,7 +141,8 @@ function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
 function within(all: Reading[], { grid, top, left }: { grid: Grid; top: number; left: number }): Reading[] {
   const inside: Reading[] = [];
   for (const r of all) {
-    if (r.row >= top && r.row < top + grid.rows && r.col >= left && r.col < left + grid.cols) inside.push({ ...r, row: r.row - top, col: r.col - left });
+    if (r.row < top || r.row >= top + grid.rows || r.col < left || r.col >= left + grid.cols) continue;
+    inside.push(top === 0 && left === 0 ? r : { ...r, row: r.row - top, col: r.col - left });
   }
   return distrustLoneZeros(grid, inside);
 }
@@ -272,14 +272,18 @@ const CONTENDER = { ratio: 3, margin: 0.15 };
  * is unreadable only because it sits between two counts (a 2 or a 3?) is open all the same.
  */
 function distrustLoneZeros(grid: Grid, readings: Reading[]): Reading[] {
-  const board = { rows: grid.rows, cols: grid.cols, cells: [], totalMines: null };
   const trusted: Reading[] = [];
-  for (const r of readings) {
-    let lone = false;
-    if (r.cell === '0') for (const [row, col] of neighbours(board, r.row, r.col)) lone ||= closed(readings[row * grid.cols + col]);
-    trusted.push(lone ? { ...r, cell: '.', unreadable: true } : { ...r });
-  }
+  for (const r of readings) trusted.push(r.cell === '0' && nextToClosed(grid, readings, r.row, r.col) ? { ...r, cell: '.', unreadable: true } : r);
   return trusted;
+}
+
+function nextToClosed(grid: Grid, readings: Reading[], row: number, col: number): boolean {
+  for (let r = Math.max(0, row - 1); r <= Math.min(grid.rows - 1, row + 1); r++) {
+    for (let c = Math.max(0, col - 1); c <= Math.min(grid.cols - 1, col + 1); c++) {
+      if ((r !== row || c !== col) && closed(readings[r * grid.cols + c])) return true;
+    }
+  }
+  return false;
 }
 
 function closed(r: Reading): boolean {

@@ -162,7 +162,7 @@ describe('outlines\' neighbours, found in the kernel', () => {
 
   test.each([[1, 600], [2, 200], [3, 25], [4, 1]])('random outlines (seed %d, %d of them): the gaps and the lattice groups of the plain reading', (seed, count) => {
     const boxes = boxesOf(seed, count);
-    for (const axis of ['x', 'y'] as const) for (const side of [20, 23, 31]) expect(gapsAlong(boxes, axis, side)).toEqual(plainGaps(boxes, axis, side));
+    for (const axis of ['x', 'y'] as const) for (const side of [20, 23, 31]) expect([...gapsAlong(boxes, axis, side)]).toEqual(plainGaps(boxes, axis, side));
     for (const [px, py] of [[23, 23], [22.9, 23.05], [46, 11.5]]) {
       expect(groupsOf(latticeForest(boxes, px, py, 5).map((_, i, parent) => rootOf(parent, i)))).toEqual(plainGroups(boxes, px, py, 5));
     }
