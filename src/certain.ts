@@ -108,7 +108,7 @@ export function inRowColOrder(names: string[]): string[] {
   const keys = new Float64Array(names.length);
   for (let i = 0; i < names.length; i++) {
     const [row, col] = rowCol(names[i]);
-    if (cellName(row, col) !== names[i]) return names.sort(byRowCol);
+    if (cellName(row, col) !== names[i] || row >= ROW_KEY || col >= ROW_KEY) return names.sort(byRowCol);
     keys[i] = row * ROW_KEY + col;
   }
   keys.sort();
@@ -119,5 +119,5 @@ export function inRowColOrder(names: string[]): string[] {
   return names;
 }
 
-/** A cell's sort key is row × ROW_KEY + col: exact for any board's rows and columns. */
+/** A cell's sort key is row × ROW_KEY + col: exact, and one cell's alone, while both are under ROW_KEY. */
 const ROW_KEY = 2 ** 26;

@@ -87,6 +87,7 @@ describe('cell names in row, then column order', () => {
     expect(inRowColOrder(shuffled)).toEqual(names);
     expect(inRowColOrder(['r10c0', 'r2c10', 'r2c9'])).toEqual(['r2c9', 'r2c10', 'r10c0']);
     expect(inRowColOrder(['outside', 'r1c01', 'r1c2', 'r0c5', 'r1c1'])).toEqual(['r0c5', 'r1c01', 'r1c1', 'r1c2', 'outside']);
+    expect(inRowColOrder([`r1c${2 ** 26}`, 'r2c0', 'r1c5'])).toEqual(['r1c5', `r1c${2 ** 26}`, 'r2c0']);
   });
 
   test('a name is made once for the process (below 256 rows and columns) and always reads r<row>c<col>', () => {
