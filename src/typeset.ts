@@ -72,7 +72,11 @@ export function bestSetting(image: RgbaImage, box: Rect, margin: number, model: 
   // a character the font lacks would be set as its nearest look-alike
   const needed = model.kind === 'remaining' ? DIGITS : [...DIGITS, '/'];
   const fonts = model.fonts.filter((font) => needed.every((c) => font.glyphs.has(c)));
-  const settings = fonts.flatMap((font) => anchors(ink, font).filter(inPlace).flatMap((anchor) => settingsAt(ink, layouts(model.kind), anchor, font, scale, lineAt)));
+  const forms = layouts(model.kind);
+  const settings = fonts.flatMap((font) => {
+    const bests = forms.map(() => Infinity);
+    return anchors(ink, font).filter(inPlace).flatMap((anchor) => settingsAt(ink, forms, anchor, font, scale, lineAt, bests));
+  });
   settings.sort((a, b) => a.residual - b.residual);
   const first = settings.find((s) => whole(ink, s));
   if (!first) return null;
@@ -118,9 +122,11 @@ type LineAt = (font: CounterFont, s: number, kernel: number, y0: number) => Line
 /**
  * Each layout's texts in the anchor: the first ink in the blob, the top at the blob's top, at the scale
  * known or else the scales the blob's height gives (a blob of digits, or one reaching a slash's height);
- * searched roughly, then around each layout's best.
+ * searched roughly, then around each layout's best — where it is better than the font's `bests` for that
+ * layout over the anchors searched before (which it updates): an anchor's places a layout fits no better
+ * than it fitted at another anchor's are not searched again.
  */
-function settingsAt(ink: Ink, forms: string[], anchor: Rect, font: CounterFont, scale: number | null, lineAt: LineAt): Setting[] {
+function settingsAt(ink: Ink, forms: string[], anchor: Rect, font: CounterFont, scale: number | null, lineAt: LineAt, bests: number[]): Setting[] {
   const glyphs = [...font.glyphs.values()];
   const inkTop = min(...glyphs.map((g) => g.top)) + 1;
   const heights = [font.height, max(...glyphs.map((g) => g.top + g.height)) - 1 - inkTop];
@@ -129,7 +135,6 @@ function settingsAt(ink: Ink, forms: string[], anchor: Rect, font: CounterFont, 
   const spread = scale ? KNOWN_SPREAD : SCALE_SPREAD;
   const scales = [...new Set(guesses.flatMap((g) => spread.map((f) => round(100 * f * g) / 100)))];
   const rough = new Map<string, { residual: number; s: number; x0: number; y0: number }>();
-  const bests = forms.map(() => Infinity);
   for (const s of scales.filter((x) => x >= MIN_SCALE && x <= MAX_SCALE)) {
     const last = anchor.left + max(0, anchor.width - s * font.pitch) - s * min(...lefts) + REACH;
     for (let y0 = anchor.top - s * inkTop - REACH; y0 <= anchor.top - s * inkTop + REACH; y0 += COARSE) {
