@@ -40,8 +40,10 @@ export interface Line {
   height: number;
   d: Float32Array;
   energy: Float64Array;
-  /** By 2 × the place's start in 1/8 px, + 1 for the slash's: 64 at a time. */
-  places: Place[][];
+  /** Each place's index in `pool` + 1, by 2 × the place's start in 1/8 px, + 1 for the slash's: 64 at a time. */
+  places: number[][];
+  /** The places of every line over this ink. */
+  pool: Places;
   /** More than any misfit's rounding error below its true value (at least 0). */
   slack: number;
   glyphs: (FontGlyph | undefined)[];
@@ -77,7 +79,7 @@ export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y
   }
   // a drawn pixel is below 2 (its kernels' weights sum to 1, the negative ones to little)
   const slack = 1e-9 * (energy[ink.w] + 4 * font.strength ** 2 * (bottom - top) * ink.w);
-  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: [], slack, glyphs, drawn: drawnOn(font, s, kernel, y0), rows: glyphs.map((g) => (g ? pixelOf(y0 + s * g.top) : 0)) };
+  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: [], pool: placesOver(ink), slack, glyphs, drawn: drawnOn(font, s, kernel, y0), rows: glyphs.map((g) => (g ? pixelOf(y0 + s * g.top) : 0)) };
 }
 
 /** The drawings of lines alike: the same font, scale and kernel, each glyph at the same phase down. */
@@ -148,24 +150,25 @@ export function roughResidual(ink: Ink, line: Line, layout: string, x0: number, 
   // every place is taken before any is compared (a place keeps the columns of the first text set there);
   // those not compared yet count as their least possible misfit, so the sum only grows as they are. The
   // slash is compared first: one character, and where none is, the layout does not fit.
+  const { compared, least, slashes } = line.pool;
   while (bound < Infinity) {
     let low = guarded;
     let next = -1;
     for (let i = 0; i < layout.length; i++) {
       const place = inPlaces[i];
-      low += place.compared ? place.least : -line.slack;
-      if (!place.compared && (next < 0 || (place.slash && !inPlaces[next].slash))) next = i;
+      low += compared[place] ? least[place] : -line.slack;
+      if (!compared[place] && (next < 0 || (slashes[place] && !slashes[inPlaces[next]]))) next = i;
     }
     if (low / norm >= bound) return Infinity;
     if (next < 0) break;
     compare(ink, line, inPlaces[next]);
   }
   let sum = guarded;
-  for (let i = 0; i < layout.length; i++) sum += compare(ink, line, inPlaces[i]).least;
+  for (let i = 0; i < layout.length; i++) sum += line.pool.least[compare(ink, line, inPlaces[i])];
   return sum / norm;
 }
 
-const inPlaces: Place[] = [];
+const inPlaces = new Int32Array(16);
 
 /**
  * The text of this layout that best explains the ink from x0: each place's character chosen on its own
@@ -178,7 +181,7 @@ export function setText(ink: Ink, line: Line, layout: string, x0: number): Setti
   const { cuts, window } = found;
   const text = [...layout].map((slot, i) => {
     if (slot === '/') return '/';
-    return CHARS[compare(ink, line, placeAt(line, x0 + line.s * placeStart(line.font, layout, i), cuts[i], cuts[i + 1], false)).first];
+    return CHARS[line.pool.first[compare(ink, line, placeAt(line, x0 + line.s * placeStart(line.font, layout, i), cuts[i], cuts[i + 1], false))]];
   });
   const predicted = predict(line, layout, text, x0, window);
   const strength = fittedStrength(ink, line, predicted, window);
@@ -252,40 +255,71 @@ function inkTimesDrawn(ink: Ink, line: Line, k: number, start: number, from: num
 const sums = { dp: 0, pp: 0 };
 
 /**
- * A place of a line: where it starts (in 1/8 px), whether it holds the slash, the columns [from, to) its
- * characters are compared on (those of the first text set there), and once compared, the least
- * Σ (ink − font's strength × drawn)² there of a character (a digit for a digit's place, the slash for the
- * slash's) and the first character (CHARS index) leaving it.
+ * The places of the lines over one ink, by index: where each starts (in 1/8 px), whether it holds the
+ * slash, the columns [from, to) its characters are compared on (those of the first text set there), and
+ * once compared, the least Σ (ink − font's strength × drawn)² there of a character (a digit for a digit's
+ * place, the slash for the slash's) and the first character (CHARS index) leaving it. Kept in arrays, not
+ * objects: a search sets hundreds of thousands.
  */
-interface Place {
-  q: number;
-  slash: boolean;
-  from: number;
-  to: number;
-  compared: boolean;
-  least: number;
-  first: number;
+interface Places {
+  count: number;
+  q: Int32Array;
+  slashes: Uint8Array;
+  from: Int32Array;
+  to: Int32Array;
+  compared: Uint8Array;
+  least: Float64Array;
+  first: Int8Array;
 }
 
-function placeAt(line: Line, x: number, from: number, to: number, slash: boolean): Place {
+function placesOver(ink: Ink): Places {
+  let found = pools.get(ink);
+  if (!found) pools.set(ink, (found = placesOf(1024)));
+  return found;
+}
+
+const pools = new WeakMap<Ink, Places>();
+
+function placesOf(size: number): Places {
+  const [q, from, to] = [new Int32Array(size), new Int32Array(size), new Int32Array(size)];
+  return { count: 0, q, slashes: new Uint8Array(size), from, to, compared: new Uint8Array(size), least: new Float64Array(size), first: new Int8Array(size) };
+}
+
+/** The place's index, made with these columns if the line has none there yet. */
+function placeAt(line: Line, x: number, from: number, to: number, slash: boolean): number {
   const q = round(8 * x);
   const key = 2 * q + (slash ? 1 : 0);
   const chunk = (line.places[key >> 6] ??= new Array(64));
-  return (chunk[key & 63] ??= { q, slash, from, to, compared: false, least: Infinity, first: -1 });
+  const known = chunk[key & 63];
+  if (known !== undefined) return known;
+  const pool = line.pool;
+  if (pool.count === pool.q.length) grow(pool);
+  const at = pool.count++;
+  [pool.q[at], pool.slashes[at], pool.from[at], pool.to[at], pool.least[at], pool.first[at]] = [q, slash ? 1 : 0, from, to, Infinity, -1];
+  chunk[key & 63] = at;
+  return at;
 }
 
-function compare(ink: Ink, line: Line, place: Place): Place {
-  if (place.compared) return place;
-  const { from, to, slash } = place;
+function grow(pool: Places): void {
+  const bigger = placesOf(2 * pool.q.length);
+  for (const k of ['q', 'slashes', 'from', 'to', 'compared', 'least', 'first'] as const) bigger[k].set(pool[k]);
+  Object.assign(pool, { ...bigger, count: pool.count });
+}
+
+/** The place compared, if it was not yet; its index. */
+function compare(ink: Ink, line: Line, place: number): number {
+  const pool = line.pool;
+  if (pool.compared[place]) return place;
+  const [from, to, slash] = [pool.from[place], pool.to[place], pool.slashes[place] === 1];
   const energy = line.energy[to] - line.energy[from];
   const g = line.font.strength;
   for (let k = slash ? SLASH : 0; k < (slash ? SLASH + 1 : SLASH); k++) {
     if (!line.glyphs[k]) continue;
-    const { dp, pp } = inkTimesDrawn(ink, line, k, place.q / 8, from, to);
+    const { dp, pp } = inkTimesDrawn(ink, line, k, pool.q[place] / 8, from, to);
     const misfit = energy - 2 * g * dp + g * g * pp;
-    if (misfit < place.least) [place.least, place.first] = [misfit, k];
+    if (misfit < pool.least[place]) [pool.least[place], pool.first[place]] = [misfit, k];
   }
-  place.compared = true;
+  pool.compared[place] = 1;
   return place;
 }
 
