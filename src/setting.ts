@@ -40,7 +40,7 @@ export interface Line {
   height: number;
   d: Float32Array;
   energy: Float64Array;
-  /** Each place's index in `pool` + 1, by 2 × the place's start in 1/8 px, + 1 for the slash's: 64 at a time. */
+  /** Each place's index in `pool`, by 2 × the place's start in 1/8 px, + 1 for the slash's: 64 at a time. */
   places: number[][];
   /** The places of every line over this ink. */
   pool: Places;
@@ -129,6 +129,7 @@ function columnsOf(ink: Ink, line: Line, layout: string, x0: number): { cuts: nu
  * columns (the ink's strength taken from the font), the guard columns left empty.
  */
 export function roughResidual(ink: Ink, line: Line, layout: string, x0: number, bound = Infinity): number {
+  ownPlaces(ink, line);
   const { font, s, energy } = line;
   let at = 0;
   for (let i = 0; i < layout.length; i++) at += layout[i] === '/' ? font.slash : font.pitch;
@@ -176,6 +177,7 @@ const inPlaces = new Int32Array(16);
  * ink is far from the font's strength, or the guard columns hold ink no glyph explains.
  */
 export function setText(ink: Ink, line: Line, layout: string, x0: number): Setting | null {
+  ownPlaces(ink, line);
   const found = columnsOf(ink, line, layout, x0);
   if (!found) return null;
   const { cuts, window } = found;
@@ -262,6 +264,8 @@ const sums = { dp: 0, pp: 0 };
  * objects: a search sets hundreds of thousands.
  */
 interface Places {
+  /** The ink whose lines own the places now. */
+  owner: Ink | null;
   count: number;
   q: Int32Array;
   slashes: Uint8Array;
@@ -272,17 +276,26 @@ interface Places {
   first: Int8Array;
 }
 
+/**
+ * The places of the lines over the ink: one set of arrays for every search, taken over by each new ink (a
+ * search's places die with it, and fresh arrays cost this machine a page fault every 4 KB).
+ */
 function placesOver(ink: Ink): Places {
-  let found = pools.get(ink);
-  if (!found) pools.set(ink, (found = placesOf(1024)));
-  return found;
+  const places = (searchPlaces ??= placesOf(1 << 16));
+  if (places.owner !== ink) [places.owner, places.count] = [ink, 0];
+  return places;
 }
 
-const pools = new WeakMap<Ink, Places>();
+let searchPlaces: Places | null = null;
 
 function placesOf(size: number): Places {
   const [q, from, to] = [new Int32Array(size), new Int32Array(size), new Int32Array(size)];
-  return { count: 0, q, slashes: new Uint8Array(size), from, to, compared: new Uint8Array(size), least: new Float64Array(size), first: new Int8Array(size) };
+  return { owner: null, count: 0, q, slashes: new Uint8Array(size), from, to, compared: new Uint8Array(size), least: new Float64Array(size), first: new Int8Array(size) };
+}
+
+/** A line's places are the ink's only until a line is made over another ink: its places are then gone. */
+function ownPlaces(ink: Ink, line: Line): void {
+  if (line.pool.owner !== ink) throw new Error('a line of a finished search: its places were taken over');
 }
 
 /** The place's index, made with these columns if the line has none there yet. */
@@ -295,7 +308,7 @@ function placeAt(line: Line, x: number, from: number, to: number, slash: boolean
   const pool = line.pool;
   if (pool.count === pool.q.length) grow(pool);
   const at = pool.count++;
-  [pool.q[at], pool.slashes[at], pool.from[at], pool.to[at], pool.least[at], pool.first[at]] = [q, slash ? 1 : 0, from, to, Infinity, -1];
+  [pool.q[at], pool.slashes[at], pool.from[at], pool.to[at], pool.compared[at], pool.least[at], pool.first[at]] = [q, slash ? 1 : 0, from, to, 0, Infinity, -1];
   chunk[key & 63] = at;
   return at;
 }
@@ -303,8 +316,9 @@ function placeAt(line: Line, x: number, from: number, to: number, slash: boolean
 function grow(pool: Places): void {
   const bigger = placesOf(2 * pool.q.length);
   for (const k of ['q', 'slashes', 'from', 'to', 'compared', 'least', 'first'] as const) bigger[k].set(pool[k]);
-  Object.assign(pool, { ...bigger, count: pool.count });
+  Object.assign(pool, { ...bigger, owner: pool.owner, count: pool.count });
 }
+
 
 /** The place compared, if it was not yet; its index. */
 function compare(ink: Ink, line: Line, place: number): number {
