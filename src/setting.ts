@@ -165,7 +165,7 @@ export function roughResidual(ink: Ink, line: Line, layout: string, x0: number, 
     compare(ink, line, inPlaces[next]);
   }
   let sum = guarded;
-  for (let i = 0; i < layout.length; i++) sum += line.pool.least[compare(ink, line, inPlaces[i])];
+  for (let i = 0; i < layout.length; i++) sum += least[compare(ink, line, inPlaces[i])];
   return sum / norm;
 }
 
@@ -318,7 +318,6 @@ function grow(pool: Places): void {
   for (const k of ['q', 'slashes', 'from', 'to', 'compared', 'least', 'first'] as const) bigger[k].set(pool[k]);
   Object.assign(pool, { ...bigger, owner: pool.owner, count: pool.count });
 }
-
 
 /** The place compared, if it was not yet; its index. */
 function compare(ink: Ink, line: Line, place: number): number {
