@@ -308,7 +308,13 @@ function placeAt(line: Line, x: number, from: number, to: number, slash: boolean
   const pool = line.pool;
   if (pool.count === pool.q.length) grow(pool);
   const at = pool.count++;
-  [pool.q[at], pool.slashes[at], pool.from[at], pool.to[at], pool.compared[at], pool.least[at], pool.first[at]] = [q, slash ? 1 : 0, from, to, 0, Infinity, -1];
+  pool.q[at] = q;
+  pool.slashes[at] = slash ? 1 : 0;
+  pool.from[at] = from;
+  pool.to[at] = to;
+  pool.compared[at] = 0;
+  pool.least[at] = Infinity;
+  pool.first[at] = -1;
   chunk[key & 63] = at;
   return at;
 }
@@ -323,7 +329,9 @@ function grow(pool: Places): void {
 function compare(ink: Ink, line: Line, place: number): number {
   const pool = line.pool;
   if (pool.compared[place]) return place;
-  const [from, to, slash] = [pool.from[place], pool.to[place], pool.slashes[place] === 1];
+  const from = pool.from[place];
+  const to = pool.to[place];
+  const slash = pool.slashes[place] === 1;
   const energy = line.energy[to] - line.energy[from];
   const g = line.font.strength;
   for (let k = slash ? SLASH : 0; k < (slash ? SLASH + 1 : SLASH); k++) {
