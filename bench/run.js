@@ -21,6 +21,12 @@ const { annotate } = require('../dist/batch.js');
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
 const RUNS = 15;
+/**
+ * Untimed rounds of each stage case first: a file past a batch's first 50 has met V8's optimising compiler (its
+ * first 30 analyses in a thread take 1.4–2 times as long, the very first ~8), and in-process is meant as what a batch
+ * spends on such a file.
+ */
+const WARM_UPS = 30;
 const BATCH = 200;
 const BATCH_RUNS = 3;
 /** A long batch of mine01 (hard links to one copy): its first second or so, while workers start and V8 compiles, counts for less. */
@@ -45,7 +51,7 @@ async function stages(file, skinName) {
   const bytes = fs.readFileSync(file);
   /** @type {Record<string, number[]>} */
   const t = { decode: [], locate: [], grid: [], read: [], encode: [], solve: [], render: [], 'in-process': [], 'in-process, --json': [] };
-  for (let i = 0; i < RUNS + 2; i++) {
+  for (let i = 0; i < WARM_UPS + RUNS; i++) {
     /** @type {any} */ let image; /** @type {any} */ let candidates; /** @type {any} */ let grids; /** @type {any} */ let read; /** @type {any} */ let problem; /** @type {any} */ let deductions;
     const d = [
       await time(async () => (image = await ma.decode(bytes))),
@@ -62,7 +68,7 @@ async function stages(file, skinName) {
       await time(() => analyzeAndRender(bytes, file, { skin: skinName })),
       await time(() => analyzeAndRender(bytes, file, { skin: skinName, reasons: true })),
     ];
-    if (i >= 2) Object.keys(t).forEach((k, j) => t[k].push(d[j]));
+    if (i >= WARM_UPS) Object.keys(t).forEach((k, j) => t[k].push(d[j]));
     void deductions;
   }
   return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
@@ -118,7 +124,7 @@ async function main() {
   const copies = await copiesTable();
   const batch = await batchTable(tmp, fs.existsSync(mine01) ? { file: mine01, skin: path.join(tmp, 'win7') } : null);
   fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(`medians in ms (${RUNS} in-process runs after 2 warm-ups; in-process = what a batch does with a file it has read: analyzeImage with the CLI's defaults, then the annotated PNG; --json adds each deduction's reasons; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js each way, alternating: the marks' tiles kept on disk from an earlier run, as for any screenshot after the first of a game at one size; no tiles kept: as a first run, sharp loaded to draw them), node ${process.version}, ${os.cpus().length} cores`);
+  console.log(`medians in ms (${RUNS} in-process runs after ${WARM_UPS} warm-ups; in-process = what a batch does with a file it has read: analyzeImage with the CLI's defaults, then the annotated PNG; --json adds each deduction's reasons; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js each way, alternating: the marks' tiles kept on disk from an earlier run, as for any screenshot after the first of a game at one size; no tiles kept: as a first run, sharp loaded to draw them), node ${process.version}, ${os.cpus().length} cores`);
   console.table(rows);
   console.log('\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one process after 5 warm-ups: analyzed and annotated as a batch does, ms per screenshot');
   console.table(heldOut);
