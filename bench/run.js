@@ -23,7 +23,7 @@ const SHARED = path.resolve(ROOT, '..', 'shared');
 const RUNS = 15;
 /**
  * Untimed rounds of each stage case first: a file past a batch's first 50 has met V8's optimising compiler (its
- * first 30 analyses in a thread take 1.4–2 times as long, the very first ~8), and in-process is meant as what a batch
+ * first 30 analyses in a thread take 1.4–2 times as long, the very first ~8 times), and in-process is meant as what a batch
  * spends on such a file.
  */
 const WARM_UPS = 30;
