@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { CLI_CACHE, WORKER_CACHE, codeCacheOf, requireCached } = require('../dist/codecache.js');
-const { writeFileAtomic } = require('../dist/render.js');
+const { writeFileAtomic } = require('../dist/atomic.js');
 
 const root = path.join(__dirname, '..');
 const FIXTURES = ['fixtures/xdemineur/s2-03.png', 'fixtures/gnome-mines/s2-02.png'].map((f) => path.join(root, f));

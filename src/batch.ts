@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { Analysis, Coord, Grid, RgbaImage } from './types';
 import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
 import { parseBoard, parseCellName } from './board';
-import { type Marks, render, renderDebug, type RenderOptions, warmRender, writeFileAtomic } from './render';
+import { type Marks, render, renderDebug, type RenderOptions, warmRender } from './render';
+import { removeOwnTemps, stopWriting, writeFileAtomic } from './atomic';
 import { debugView } from './debug';
-import { availableParallelism, runInWorkers, workerScript } from './workers';
+import { availableParallelism, runInWorkers, stopWorkers, workerScript } from './workers';
 import { suggestionText } from './report';
 import { tuneForBatch } from './tuning';
 import { now } from './runtime';
@@ -77,6 +78,8 @@ export async function runBatch(inputs: Input[], options: BatchOptions, onResult?
   const toFolder = inputs.length > 1 || (options.output !== undefined && (await isFolderTarget(options.output)));
   if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
   inputs = distinctOutputs(inputs, (input) => outputPath(input.file, input.name, options.output, toFolder));
+  for (const input of inputs) outputFolders.add(path.dirname(outputPath(input.file, input.name, options.output, toFolder)));
+  if (toFolder && options.output !== undefined) outputFolders.add(options.output);
   const job: Job = { all: inputs.map((i) => i.file), options, toFolder };
   const jobs = Math.min(options.jobs ?? (inputs.length >= WORTH_WORKERS ? availableParallelism() : 1), inputs.length);
   const inWorkers = jobs > 1 && workerScript() !== null;
@@ -85,6 +88,20 @@ export async function runBatch(inputs: Input[], options: BatchOptions, onResult?
   writeTiles();
   if (toFolder && options.output !== undefined) await writeSummary(path.join(options.output, 'summary.json'), results);
   return results;
+}
+
+/** The folders a batch writes its files into: where an interrupted run looks for the temp files it left. */
+const outputFolders = new Set<string>();
+
+/**
+ * Stops the batch under way at once (Ctrl-C): no file is written from now on, the workers are stopped, and the temp
+ * files of writes cut short are removed. The outputs already written stay, each whole.
+ */
+export async function interruptBatch(): Promise<void> {
+  const settled = stopWriting();
+  await stopWorkers();
+  await settled;
+  for (const dir of outputFolders) removeOwnTemps(dir);
 }
 
 /**

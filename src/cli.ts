@@ -3,7 +3,7 @@ import * as fs from './files';
 import path from 'node:path';
 import type Yargs from 'yargs';
 import { ANALYZE_OPTIONS, type AnalyzeArgs, plainAnalyzeArgs } from './args';
-import { expandInputs, runBatch, FileResult } from './batch';
+import { expandInputs, interruptBatch, runBatch, FileResult } from './batch';
 import { learn } from './learn';
 import { parseBoard } from './board';
 import { saveSkin } from './skin';
@@ -13,7 +13,10 @@ import { explainCell } from './explain';
 import { type ExportFormat, exportBoard } from './export';
 import type { Coord } from './types';
 
-export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3 } as const;
+export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3, interrupted: 130 } as const;
+
+/** An interrupted run ends within this many milliseconds, cleaned up or not. */
+const INTERRUPT_MS = 3000;
 
 /** The web page's server, loaded only for `serve`: node:http and what it brings take ~6 ms of every other run. */
 const serveModule = (): typeof import('./serve') => require('./serve') as typeof import('./serve'); // eslint-disable-line @typescript-eslint/no-require-imports
@@ -71,7 +74,7 @@ export function parser(argv: string[], analyze: (args: AnalyzeArgs) => Promise<n
     .example('$0 shot.png --explain 3,7', 'why row 3, column 7 is certain (the counts that force it)')
     .example('$0 shot.png --export mine > shot.mine', 'continue in JSMinesweeper')
     .example('$0 learn shot.png --board shot.board.txt --name mygame --out skins/mygame', 'teach it a new skin')
-    .epilogue('Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed; 130 interrupted (Ctrl-C: outputs already written stay whole, none is left half-written).')
+    .epilogue('Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed; 130 interrupted (Ctrl-C: outputs already written stay whole, none is left half-written, no temp file is left).')
     .strict()
     .help()
     .version()
@@ -89,12 +92,16 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
   const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug, jobs: args.jobs, reasons: args.json || explain !== undefined };
   const bar = files.length > 1 && process.stderr.isTTY ? progressBar(files.length, process.stderr) : null;
+  // Ctrl-C ends the run here, with 130, once no thread writes and no temp file is left (a second Ctrl-C: at once)
+  const stop: { interrupted: Promise<void> | null } = { interrupted: null };
   process.once('SIGINT', () => {
     bar?.stop();
     process.stderr.write('mine-assist: interrupted\n');
-    process.exit(130);
+    setTimeout(() => process.exit(EXIT.interrupted), INTERRUPT_MS);
+    stop.interrupted = interruptBatch().finally(() => process.exit(EXIT.interrupted));
   });
   const results = await runBatch(files, options, (r) => {
+    if (stop.interrupted) return;
     if (r.analysis.status === 'error') {
       const line = summaryLine(r.analysis, r.output, r.debug) + '\n';
       return bar ? bar.tick(line) : void process.stderr.write(line);
@@ -104,6 +111,7 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
     process.stdout.write(text);
     bar?.tick();
   });
+  if (stop.interrupted) await stop.interrupted;
   bar?.stop();
   if (args.json) {
     const json = results.map((r) => ({ ...toJson(r.analysis, r.output), ...(r.debug ? { debug: r.debug } : {}), ...exported(r, args) }));

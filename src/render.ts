@@ -1,7 +1,4 @@
-import { renameSync, writeFileSync } from 'node:fs';
-import * as fs from './files';
-import { inBatchWorker } from './runtime';
-import path from 'node:path';
+import { writeFileAtomic } from './atomic';
 import type { Grid, Rect, RgbaImage } from './types';
 import type { Marks } from './marks';
 import { legend } from './legend';
@@ -162,27 +159,6 @@ export async function renderDebug(image: RgbaImage, view: DebugView): Promise<Bu
     .png()
     .toBuffer();
   return vips()(enlarged).composite([{ input: Buffer.from(view.svg), left: 0, top: 0 }]).png().toBuffer();
-}
-
-/**
- * Writes atomically: a temp file beside the target, then a rename, so a killed run leaves no half PNG. A batch
- * worker, which has nothing else to do meanwhile, writes without going through node's thread pool (one trip there
- * and back for each of open, write, close and rename).
- */
-export async function writeFileAtomic(target: string, bytes: Buffer | string): Promise<void> {
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    if (inBatchWorker()) {
-      writeFileSync(temp, bytes);
-      renameSync(temp, target);
-    } else {
-      await fs.writeFile(temp, bytes);
-      await fs.rename(temp, target);
-    }
-  } catch (err) {
-    await fs.rm(temp, { force: true });
-    throw err;
-  }
 }
 
 export async function writePng(image: RgbaImage, target: string): Promise<void> {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Cell, CounterFont, CounterModel, CounterPlace, FontGlyph, Skin, Template } from './types';
 import { glyphFromImage, shapeOf } from './glyphs';
 import { decodeSkinBytes, decodeSkinImage, readSkinFile } from './decode';
-import { writeFileAtomic, writePng } from './render';
+import { writePng } from './render';
+import { writeFileAtomic } from './atomic';
 import { contentStamp, FOLDER_PACK, folderPacked, folderPackOf, packed, packOf, SKIN_PACK, type SkinFile, stampOf } from './skinpack';
 
 /** Where the built-in skins live: `skins/` at the package root (one level above src/ and dist/). */

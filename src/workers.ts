@@ -46,6 +46,16 @@ type Reply = { index: number; result: FileResult; tiles: NewTiles | null } | { o
  */
 const SENT_AHEAD = 1;
 
+/** The workers running, and whether the batch is being stopped (`stopWorkers`): a worker that exits then is not replaced. */
+const live = new Set<Worker>();
+let stopping = false;
+
+/** Stops every worker at once, whatever it is doing, and resolves once their threads have ended. */
+export async function stopWorkers(): Promise<void> {
+  stopping = true;
+  await Promise.all([...live].map((worker) => worker.terminate()));
+}
+
 /**
  * A worker that fails (an uncaught error, its heap's limit) or stops (its thread exits) while analysing a file
  * reports that file failed; the files it was sent but had not begun go to a new worker. `script` is the worker's
@@ -69,6 +79,7 @@ export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?:
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads'); // eslint-disable-line @typescript-eslint/no-require-imports
     const start = () => {
       const worker = new Worker(script, { workerData: job, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+      live.add(worker);
       /** In the order sent: the worker is analysing the first. */
       const sent: number[] = [];
       const feed = () => {
@@ -93,6 +104,8 @@ export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?:
       let error: string | undefined;
       worker.on('error', (err) => (error = `worker failed: ${err.message}`));
       worker.on('exit', (code) => {
+        live.delete(worker);
+        if (stopping) return;
         const [failing, ...waiting] = sent.splice(0);
         if (failing === undefined) return;
         settle(failing, { analysis: failed(inputs[failing].file, error ?? `worker stopped (exit code ${code})`), output: null, debug: null, ms: 0 });

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -155,6 +155,45 @@ describe('--jobs: a batch on worker threads', () => {
       expect(results.map((r) => r.analysis.error ?? r.analysis.status)).toEqual(names.map((name) => (
         name === 'exit.png' ? 'worker stopped (exit code 7)' : name.startsWith('throw') ? 'worker failed: boom' : 'ok')));
     }
+  }, 60_000);
+
+  test('Ctrl-C stops a batch: exit 130, the outputs written stay whole, and no temp file is left, not even one a worker wrote and had not renamed', async () => {
+    // in each worker, the first temp file written is held there, before its rename, until the worker is stopped
+    const hook = path.join(tmp.dir, 'held-write-hook.js');
+    writeFileSync(hook, `
+      const fs = require('node:fs');
+      if (!require('node:worker_threads').isMainThread) {
+        const write = fs.writeFileSync;
+        let held = false;
+        fs.writeFileSync = function (file, ...rest) {
+          write.call(this, file, ...rest);
+          if (held || !String(file).endsWith('.tmp')) return;
+          held = true;
+          process.stderr.write('held ' + require('node:path').basename(String(file)) + '\\n');
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000);
+        };
+      }`);
+    const dir = path.join(tmp.dir, 'interrupted');
+    mkdirSync(dir);
+    const shot = path.join(FIXTURES, 'xdemineur/s2-05.png');
+    for (let i = 0; i < 12; i++) copyFileSync(shot, path.join(dir, `shot${String(i).padStart(2, '0')}.png`));
+    const out = path.join(tmp.dir, 'interrupted-out');
+    const child = spawn(process.execPath, ['-r', hook, BIN, dir, '--jobs', '2', '-o', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const heldBoth = new Promise<void>((resolve) => child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if ((stderr.match(/^held /gm) ?? []).length === 2) resolve();
+    }));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await heldBoth;
+    expect(readdirSync(out, { withFileTypes: true }).filter((e) => e.name.endsWith('.tmp'))).toHaveLength(2);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('mine-assist: interrupted');
+    const left = readdirSync(out);
+    expect(left.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    for (const name of left) expect((await decode(readFileSync(path.join(out, name)))).width).toBeGreaterThan(0);
+    for (const name of readdirSync(dir)) expect(readFileSync(path.join(dir, name)).equals(readFileSync(shot))).toBe(true);
   }, 60_000);
 
   test('--jobs 0 is a usage error', async () => {
