@@ -14,8 +14,8 @@ let stopped = false;
  * worker, which has nothing else to do meanwhile, writes without going through node's thread pool (one trip there
  * and back for each of open, write, close and rename).
  */
-export async function writeFileAtomic(target: string, bytes: Buffer | string): Promise<void> {
-  if (stopped) throw new Error('interrupted');
+export async function writeFileAtomic(target: string, bytes: Buffer | string, evenIfStopped = false): Promise<void> {
+  if (stopped && !evenIfStopped) throw new Error('interrupted');
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
   if (inBatchWorker()) {
     try {
@@ -46,7 +46,10 @@ async function writeThenRename(temp: string, target: string, bytes: Buffer | str
   }
 }
 
-/** Refuses every write from now on in this thread, and waits for those under way to end (renamed, or removed). */
+/**
+ * Refuses every write from now on in this thread (but those asked for `evenIfStopped`), and waits for those under
+ * way to end (renamed, or removed).
+ */
 export async function stopWriting(): Promise<void> {
   stopped = true;
   await Promise.allSettled([...writing]);

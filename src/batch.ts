@@ -78,31 +78,44 @@ export async function runBatch(inputs: Input[], options: BatchOptions, onResult?
   const toFolder = inputs.length > 1 || (options.output !== undefined && (await isFolderTarget(options.output)));
   if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
   inputs = distinctOutputs(inputs, (input) => outputPath(input.file, input.name, options.output, toFolder));
-  for (const input of inputs) outputFolders.add(path.dirname(outputPath(input.file, input.name, options.output, toFolder)));
-  if (toFolder && options.output !== undefined) outputFolders.add(options.output);
+  const summary = toFolder && options.output !== undefined ? path.join(options.output, 'summary.json') : null;
+  const folders = new Set(inputs.map((input) => path.dirname(outputPath(input.file, input.name, options.output, toFolder))));
+  if (summary !== null) folders.add(path.dirname(summary));
+  running = { inputs, finished: new Array(inputs.length), folders, summary };
   const job: Job = { all: inputs.map((i) => i.file), options, toFolder };
   const jobs = Math.min(options.jobs ?? (inputs.length >= WORTH_WORKERS ? availableParallelism() : 1), inputs.length);
   const inWorkers = jobs > 1 && workerScript() !== null;
   if (inputs.length >= WORTH_WORKERS) tuneForBatch(inWorkers);
-  const results = inWorkers ? await runInWorkers(inputs, jobs, job, onResult) : await runInTurn(inputs, job, onResult);
+  const results = inWorkers ? await runInWorkers(inputs, jobs, job, onResult, undefined, running.finished) : await runInTurn(inputs, job, onResult, running.finished);
   writeTiles();
-  if (toFolder && options.output !== undefined) await writeSummary(path.join(options.output, 'summary.json'), results);
+  if (summary !== null) await writeSummary(summary, results);
   return results;
 }
 
-/** The folders a batch writes its files into: where an interrupted run looks for the temp files it left. */
-const outputFolders = new Set<string>();
+/**
+ * The batch under way: its files' results as they finish, in any order; the folders it writes into (where an
+ * interrupted run looks for the temp files it left); its summary.json, if it writes one.
+ */
+let running: { inputs: Input[]; finished: (FileResult | undefined)[]; folders: Set<string>; summary: string | null } | null = null;
 
 /**
  * Stops the batch under way at once (Ctrl-C): no file is written from now on, the workers are stopped, and the temp
- * files of writes cut short are removed. The outputs already written stay, each whole.
+ * files of writes cut short are removed. The outputs already written stay, each whole, and its summary.json lists
+ * them, and the files not finished as errors.
  */
 export async function interruptBatch(): Promise<void> {
   const settled = stopWriting();
   await stopWorkers();
   await settled;
-  for (const dir of outputFolders) removeOwnTemps(dir);
+  // a file analysed in this thread is counted finished a few promise steps after its write: let them run
+  await new Promise((resolve) => setImmediate(resolve));
+  if (running === null) return;
+  for (const dir of running.folders) removeOwnTemps(dir);
+  const { inputs, finished, summary } = running;
+  if (summary !== null) await writeSummary(summary, inputs.map((input, i) => finished[i] ?? unfinished(input)), true);
 }
+
+const unfinished = (input: Input): FileResult => ({ analysis: failed(input.file, 'not finished: the batch was interrupted'), output: null, debug: null, ms: 0 });
 
 /**
  * Starting workers costs ~0.25 s (each one's modules, skins and solver, its code not yet compiled): by default, fewer
@@ -110,14 +123,12 @@ export async function interruptBatch(): Promise<void> {
  */
 const WORTH_WORKERS = 8;
 
-async function runInTurn(inputs: Input[], job: Job, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
-  const results: FileResult[] = [];
-  for (const input of inputs) {
-    const result = await analyzeFile(input, job);
-    results.push(result);
-    onResult?.(result);
+async function runInTurn(inputs: Input[], job: Job, onResult: ((r: FileResult) => void) | undefined, finished: (FileResult | undefined)[]): Promise<FileResult[]> {
+  for (const [i, input] of inputs.entries()) {
+    finished[i] = await analyzeFile(input, job);
+    onResult?.(finished[i] as FileResult);
   }
-  return results;
+  return finished as FileResult[];
 }
 
 /** What every file of a batch shares: all inputs (never overwritten), the options, whether outputs go to a folder. */
@@ -135,7 +146,7 @@ export async function analyzeFile(input: Input, job: Job): Promise<FileResult> {
 }
 
 /** summary.json: per file its status, board size, certain cells, unreadable cells and time; then the totals. */
-async function writeSummary(target: string, results: FileResult[]): Promise<void> {
+async function writeSummary(target: string, results: FileResult[], evenIfStopped = false): Promise<void> {
   const files = results.map(({ analysis: a, output, ms }) => ({
     file: a.file,
     status: a.status,
@@ -149,7 +160,7 @@ async function writeSummary(target: string, results: FileResult[]): Promise<void
   }));
   const count = (status: string) => files.filter((f) => f.status === status).length;
   const totals = { files: files.length, ok: count('ok'), inconsistent: count('inconsistent'), error: count('error') };
-  await writeFileAtomic(target, JSON.stringify({ totals, files }, null, 2) + '\n').catch(() => undefined);
+  await writeFileAtomic(target, JSON.stringify({ totals, files }, null, 2) + '\n', evenIfStopped).catch(() => undefined);
 }
 
 async function runOne({ file, name }: Input, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {

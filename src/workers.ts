@@ -59,10 +59,12 @@ export async function stopWorkers(): Promise<void> {
 /**
  * A worker that fails (an uncaught error, its heap's limit) or stops (its thread exits) while analysing a file
  * reports that file failed; the files it was sent but had not begun go to a new worker. `script` is the worker's
- * entry: worker.js, or a test's stand-in.
+ * entry: worker.js, or a test's stand-in. `results` is filled as files finish, in any order.
  */
-export function runInWorkers(inputs: Input[], jobs: number, job: Job, onResult?: (r: FileResult) => void, script = workerScript() as string): Promise<FileResult[]> {
-  const results: (FileResult | undefined)[] = new Array(inputs.length);
+export function runInWorkers(
+  inputs: Input[], jobs: number, job: Job, onResult?: (r: FileResult) => void, script = workerScript() as string,
+  results: (FileResult | undefined)[] = new Array(inputs.length),
+): Promise<FileResult[]> {
   let next = 0;
   /** Files a failed worker was sent but had not begun: the next worker takes them first. */
   const again: number[] = [];

@@ -157,18 +157,17 @@ describe('--jobs: a batch on worker threads', () => {
     }
   }, 60_000);
 
-  test('Ctrl-C stops a batch: exit 130, the outputs written stay whole, and no temp file is left, not even one a worker wrote and had not renamed', async () => {
-    // in each worker, the first temp file written is held there, before its rename, until the worker is stopped
+  test('Ctrl-C stops a batch: exit 130, the outputs written stay whole and summary.json lists them, the rest as not finished; no temp file is left, not even one a worker wrote and had not renamed', async () => {
+    // in each worker, the second temp file written is held there, before its rename, until the worker is stopped
     const hook = path.join(tmp.dir, 'held-write-hook.js');
     writeFileSync(hook, `
       const fs = require('node:fs');
       if (!require('node:worker_threads').isMainThread) {
         const write = fs.writeFileSync;
-        let held = false;
+        let temps = 0;
         fs.writeFileSync = function (file, ...rest) {
           write.call(this, file, ...rest);
-          if (held || !String(file).endsWith('.tmp')) return;
-          held = true;
+          if (!String(file).endsWith('.tmp') || ++temps !== 2) return;
           process.stderr.write('held ' + require('node:path').basename(String(file)) + '\\n');
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000);
         };
@@ -176,7 +175,8 @@ describe('--jobs: a batch on worker threads', () => {
     const dir = path.join(tmp.dir, 'interrupted');
     mkdirSync(dir);
     const shot = path.join(FIXTURES, 'xdemineur/s2-05.png');
-    for (let i = 0; i < 12; i++) copyFileSync(shot, path.join(dir, `shot${String(i).padStart(2, '0')}.png`));
+    const names = Array.from({ length: 12 }, (_, i) => `shot${String(i).padStart(2, '0')}.png`);
+    for (const name of names) copyFileSync(shot, path.join(dir, name));
     const out = path.join(tmp.dir, 'interrupted-out');
     const child = spawn(process.execPath, ['-r', hook, BIN, dir, '--jobs', '2', '-o', out], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -186,14 +186,22 @@ describe('--jobs: a batch on worker threads', () => {
     }));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     await heldBoth;
-    expect(readdirSync(out, { withFileTypes: true }).filter((e) => e.name.endsWith('.tmp'))).toHaveLength(2);
+    expect(readdirSync(out).filter((name) => name.endsWith('.tmp'))).toHaveLength(2);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).toContain('mine-assist: interrupted');
     const left = readdirSync(out);
     expect(left.filter((name) => name.endsWith('.tmp'))).toEqual([]);
-    for (const name of left) expect((await decode(readFileSync(path.join(out, name)))).width).toBeGreaterThan(0);
-    for (const name of readdirSync(dir)) expect(readFileSync(path.join(dir, name)).equals(readFileSync(shot))).toBe(true);
+    const written = left.filter((name) => name.endsWith('.annotated.png')).sort();
+    expect(written).toHaveLength(2);
+    for (const name of written) expect((await decode(readFileSync(path.join(out, name)))).width).toBeGreaterThan(0);
+    const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8'));
+    expect(summary.files.map((f: { file: string }) => path.basename(f.file))).toEqual(names);
+    const done = summary.files.filter((f: { status: string }) => f.status === 'ok');
+    expect(done.map((f: { output: string }) => path.basename(f.output)).sort()).toEqual(written);
+    expect(summary.files.filter((f: { status: string }) => f.status !== 'ok').every((f: { error: string }) => /interrupted/.test(f.error))).toBe(true);
+    expect(summary.totals).toMatchObject({ files: 12, ok: 2, error: 10 });
+    for (const name of names) expect(readFileSync(path.join(dir, name)).equals(readFileSync(shot))).toBe(true);
   }, 60_000);
 
   test('--jobs 0 is a usage error', async () => {
