@@ -46,6 +46,8 @@ const OURS = /\.(annotated|debug)\.png$/i;
 export interface Input {
   file: string;
   name: string;
+  /** Found in a folder given, not named itself: `-o` is then a folder, even for a folder's only image. */
+  inFolder?: boolean;
 }
 
 /** Inputs as given, with each folder replaced by the images in it (sorted by name; with `recursive`, its subfolders too). */
@@ -59,15 +61,27 @@ export async function expandInputs(inputs: string[], recursive = false): Promise
   return files;
 }
 
-async function imagesIn(root: string, below: string, recursive: boolean): Promise<Input[]> {
-  const entries = (await fs.readdir(path.join(root, below), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+async function imagesIn(root: string, below: string, recursive: boolean, seen = new Set<string>()): Promise<Input[]> {
+  const dir = path.join(root, below);
+  // a folder reached again through a link is read once (and a link to a folder above it is no endless loop)
+  const real = await fs.realpath(dir);
+  if (seen.has(real)) return [];
+  seen.add(real);
+  const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const found: Input[] = [];
   for (const entry of entries) {
     const name = path.join(below, entry.name);
-    if (entry.isDirectory() && recursive) found.push(...(await imagesIn(root, name, true)));
-    else if (entry.isFile() && IMAGE.test(entry.name) && !OURS.test(entry.name)) found.push({ file: path.join(root, name), name });
+    const kind = entry.isSymbolicLink() ? await linkedKind(path.join(root, name)) : entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other';
+    if (kind === 'folder' && recursive) found.push(...(await imagesIn(root, name, true, seen)));
+    else if ((kind === 'file' || kind === 'broken') && IMAGE.test(entry.name) && !OURS.test(entry.name)) found.push({ file: path.join(root, name), name, inFolder: true });
   }
   return found;
+}
+
+/** What a link leads to; a broken link named as an image is listed, so that the batch reports it. */
+async function linkedKind(link: string): Promise<'folder' | 'file' | 'other' | 'broken'> {
+  const target = await fs.stat(link).catch(() => null);
+  return target === null ? 'broken' : target.isDirectory() ? 'folder' : target.isFile() ? 'file' : 'other';
 }
 
 /**
@@ -75,7 +89,7 @@ async function imagesIn(root: string, below: string, recursive: boolean): Promis
  * With an output folder, `summary.json` there lists every file's outcome.
  */
 export async function runBatch(inputs: Input[], options: BatchOptions, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
-  const toFolder = inputs.length > 1 || (options.output !== undefined && (await isFolderTarget(options.output)));
+  const toFolder = inputs.length > 1 || inputs.some((input) => input.inFolder) || (options.output !== undefined && (await isFolderTarget(options.output)));
   if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
   inputs = distinctOutputs(inputs, (input) => outputPath(input.file, input.name, options.output, toFolder));
   const summary = toFolder && options.output !== undefined ? path.join(options.output, 'summary.json') : null;

@@ -115,7 +115,7 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   bar?.stop();
   if (args.json) {
     const json = results.map((r) => ({ ...toJson(r.analysis, r.output), ...(r.debug ? { debug: r.debug } : {}), ...exported(r, args) }));
-    process.stdout.write(JSON.stringify(files.length === 1 && args.inputs.length === 1 && json.length === 1 && !(await isDir(args.inputs[0])) ? json[0] : json, null, 2) + '\n');
+    process.stdout.write(JSON.stringify(args.inputs.length === 1 && json.length === 1 && !files[0].inFolder ? json[0] : json, null, 2) + '\n');
   }
   if (files.length > 1) process.stderr.write(batchSummary(results) + '\n');
   return results.every((r) => r.analysis.status === 'ok') ? EXIT.ok : EXIT.input;
@@ -166,8 +166,4 @@ async function learnCommand(args: LearnArgs): Promise<number> {
     process.stderr.write(`mine-assist learn: ${err instanceof Error ? err.message : String(err)}\n`);
     return EXIT.input;
   }
-}
-
-async function isDir(p: string): Promise<boolean> {
-  return fs.stat(p).then((s) => s.isDirectory(), () => false);
 }

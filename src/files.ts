@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 export const mkdir = promisify(fs.mkdir);
 export const readdir = promisify(fs.readdir);
 export const readFile = promisify(fs.readFile);
+export const realpath = promisify(fs.realpath);
 export const rename = promisify(fs.rename);
 export const rm = promisify(fs.rm);
 export const stat = promisify(fs.stat);

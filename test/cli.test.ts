@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { FIXTURES, runCli, tempDir } from './helpers';
@@ -99,6 +99,53 @@ describe('mine-assist CLI', () => {
     expect(stderr).toMatch(/3 files: 2 ok, 0 inconsistent, 1 error/);
     expect(readFileSync(path.join(root, 'one.png')).equals(before)).toBe(true);
     expect((await runCli([root, '-o', path.join(tmp.dir, 'flat')])).code).toBe(0);
+  });
+
+  test("a folder holding one image is a batch: -o names a folder (the image's output and summary.json in it), --json an array", async () => {
+    const folder = path.join(tmp.dir, 'single');
+    mkdirSync(folder);
+    copyFileSync(SHOT, path.join(folder, 'only.png'));
+    const out = path.join(tmp.dir, 'single-out');
+    const { code, stdout } = await runCli([folder, '-o', out, '--json']);
+    expect(code).toBe(0);
+    expect(statSync(out).isDirectory()).toBe(true);
+    expect(readdirSync(out).sort()).toEqual(['only.annotated.png', 'summary.json']);
+    const json = JSON.parse(stdout);
+    expect(Array.isArray(json)).toBe(true);
+    expect(json.map((r: { output: string }) => r.output)).toEqual([path.join(out, 'only.annotated.png')]);
+    expect(JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')).totals).toEqual({ files: 1, ok: 1, inconsistent: 0, error: 0 });
+    // a file named alone is not: -o names its output file
+    const file = path.join(tmp.dir, 'single-file.png');
+    expect((await runCli([path.join(folder, 'only.png'), '-o', file])).code).toBe(0);
+    expect(statSync(file).isFile()).toBe(true);
+  });
+
+  test('links in a folder: an image linked to is read, a broken link named as an image is reported; with -r a linked folder is read once, a link back up is no loop', async () => {
+    const root = path.join(tmp.dir, 'links');
+    const elsewhere = path.join(tmp.dir, 'elsewhere');
+    mkdirSync(path.join(root, 'sub'), { recursive: true });
+    mkdirSync(elsewhere);
+    copyFileSync(SHOT, path.join(elsewhere, 'target.png'));
+    copyFileSync(SHOT, path.join(root, 'sub', 'inside.png'));
+    symlinkSync(path.join(elsewhere, 'target.png'), path.join(root, 'linked.png'));
+    symlinkSync(path.join(tmp.dir, 'nowhere.png'), path.join(root, 'broken.png'));
+    symlinkSync(elsewhere, path.join(root, 'far'));
+    symlinkSync(path.join(root, 'sub'), path.join(root, 'sub-again'));
+    symlinkSync(root, path.join(root, 'sub', 'up'));
+    const out = path.join(tmp.dir, 'links-out');
+    const { code, stderr } = await runCli([root, '-r', '-o', out]);
+    expect(code).toBe(3);
+    const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8'));
+    expect(summary.files.map((f: { file: string; status: string }) => [path.relative(root, f.file), f.status])).toEqual([
+      ['broken.png', 'error'], [path.join('far', 'target.png'), 'ok'], ['linked.png', 'ok'], [path.join('sub', 'inside.png'), 'ok'],
+    ]);
+    expect(summary.files[0].error).toMatch(/^cannot read the file/);
+    expect(stderr).toMatch(/broken\.png: error: cannot read the file/);
+    expect(existsSync(path.join(out, 'far', 'target.annotated.png'))).toBe(true);
+    expect(existsSync(path.join(out, 'linked.annotated.png'))).toBe(true);
+    // without -r only the folder's own files, links to images among them
+    const flat = JSON.parse((await runCli([root, '--json', '-o', path.join(tmp.dir, 'links-flat')])).stdout);
+    expect(flat.map((r: { file: string }) => path.basename(r.file))).toEqual(['broken.png', 'linked.png']);
   });
 
   test('an image without a board is an error with exit 3', async () => {
