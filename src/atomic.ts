@@ -16,25 +16,63 @@ let stopped = false;
  */
 export async function writeFileAtomic(target: string, bytes: Buffer | string, evenIfStopped = false): Promise<void> {
   if (stopped && !evenIfStopped) throw new Error('interrupted');
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  const temp = tempBeside(target);
   if (inBatchWorker()) {
     try {
       writeFileSync(temp, bytes);
       renameSync(temp, target);
     } catch (err) {
       rmSync(temp, { force: true });
-      throw err;
+      throw cannot('write', target, err);
     }
     return;
   }
   const write = writeThenRename(temp, target, bytes);
   writing.add(write);
   try {
-    await write;
+    await write.catch((err: unknown) => Promise.reject(cannot('write', target, err)));
   } finally {
     writing.delete(write);
   }
 }
+
+/** The longest name of a file most file systems take, in bytes. */
+const NAME_MAX = 255;
+
+/**
+ * A temp name beside `target`: its name (cut short so that the temp name fits where the target's does), this
+ * process's id, the time, and a random tag (two threads of one process may write names alike in one millisecond).
+ */
+function tempBeside(target: string): string {
+  const tag = `.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+  let name = path.basename(target);
+  if (Buffer.byteLength(`.${name}${tag}`) > NAME_MAX) {
+    const chars = [...name];
+    while (chars.length > 1 && Buffer.byteLength(`.${chars.join('')}${tag}`) > NAME_MAX) chars.pop();
+    name = chars.join('');
+  }
+  return path.join(path.dirname(target), `.${name}${tag}`);
+}
+
+/** A file or folder that could not be written or made, in one line: which, and why in words where the code says. */
+export function cannot(what: 'write' | 'make the folder', target: string, err: unknown): Error {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const why = (code !== undefined && REASONS[code]) || (err instanceof Error ? err.message : String(err));
+  return new Error(`cannot ${what} ${target}: ${why}`);
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'part of its path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the disk',
+  EDQUOT: 'disk quota exceeded',
+  ENAMETOOLONG: 'the name is too long',
+  EISDIR: 'a folder has that name',
+  EEXIST: 'a file has that name',
+};
 
 async function writeThenRename(temp: string, target: string, bytes: Buffer | string): Promise<void> {
   try {
@@ -60,7 +98,7 @@ export async function stopWriting(): Promise<void> {
  * Call it once nothing writes any more (`stopWriting`, and workers terminated).
  */
 export function removeOwnTemps(dir: string): void {
-  const own = new RegExp(`^\\..+\\.${process.pid}\\.\\d+\\.tmp$`);
+  const own = new RegExp(`^\\..+\\.${process.pid}\\.\\d+\\.[0-9a-z]+\\.tmp$`);
   let names: string[];
   try {
     names = readdirSync(dir);

@@ -4,7 +4,7 @@ import type { Analysis, Coord, Grid, RgbaImage } from './types';
 import { AnalyzeOptions, analyzeBoard, analyzeImage, coordsOf, failed } from './analyze';
 import { parseBoard, parseCellName } from './board';
 import { type Marks, render, renderDebug, type RenderOptions, warmRender } from './render';
-import { removeOwnTemps, stopWriting, writeFileAtomic } from './atomic';
+import { cannot, removeOwnTemps, stopWriting, writeFileAtomic } from './atomic';
 import { debugView } from './debug';
 import { availableParallelism, runInWorkers, stopWorkers, workerScript } from './workers';
 import { suggestionText } from './report';
@@ -201,7 +201,7 @@ async function runOne({ file, name }: Input, all: string[], options: BatchOption
 async function makeFolderOf(file: string): Promise<void> {
   const dir = path.dirname(file);
   if (madeFolders.has(dir)) return;
-  await fs.mkdir(dir, { recursive: true });
+  await fs.mkdir(dir, { recursive: true }).catch((err: unknown) => Promise.reject(cannot('make the folder', dir, err)));
   madeFolders.add(dir);
 }
 

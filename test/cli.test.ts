@@ -148,6 +148,34 @@ describe('mine-assist CLI', () => {
     expect(flat.map((r: { file: string }) => path.basename(r.file))).toEqual(['broken.png', 'linked.png']);
   });
 
+  test('an output that cannot be written: one line naming it and why (no temp name, no errno text), exit 3, the batch goes on', async () => {
+    const good = copy('writable.png');
+    const blocker = path.join(tmp.dir, 'a-file');
+    writeFileSync(blocker, 'a file where a folder should be');
+    for (const jobs of ['1', '2']) {
+      const { code, stderr } = await runCli([good, copy('second.png'), '-o', path.join(blocker, 'out'), '--jobs', jobs]);
+      expect(code).toBe(3);
+      const lines = stderr.trim().split('\n');
+      expect(lines.slice(0, 2)).toEqual(['writable.png', 'second.png'].map((name) =>
+        `${path.join(tmp.dir, name)}: error: cannot make the folder ${path.join(blocker, 'out')}: part of its path is a file, not a folder`));
+      expect(lines[2]).toMatch(/^2 files: 0 ok, 0 inconsistent, 2 error/);
+    }
+    const missing = path.join(tmp.dir, 'no-such-folder', 'out.png');
+    const { code, stderr } = await runCli([good, '-o', missing]);
+    expect(code).toBe(3);
+    expect(stderr.trim()).toBe(`${good}: error: cannot write ${missing}: its folder does not exist`);
+  });
+
+  test('a name near the limit of 255 bytes: its annotated PNG is written (the temp name is cut to fit), none left behind', async () => {
+    const folder = path.join(tmp.dir, 'long-names');
+    mkdirSync(folder);
+    const name = 'é'.repeat(110) + 'x'.repeat(16) + '.png'; // 240 bytes; annotated: 250
+    copyFileSync(SHOT, path.join(folder, name));
+    const { code } = await runCli([path.join(folder, name)]);
+    expect(code).toBe(0);
+    expect(readdirSync(folder).sort()).toEqual([name, name.replace('.png', '.annotated.png')].sort());
+  });
+
   test('an image without a board is an error with exit 3', async () => {
     const blank = path.join(tmp.dir, 'blank.png');
     await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a6e3a' } }).png().toFile(blank);
