@@ -25,6 +25,7 @@ class UsageError extends Error {}
 
 /** Runs the command line; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  outlivePipeReaders();
   try {
     const plain = plainAnalyzeArgs(argv);
     if (plain) return await analyzeCommand(plain);
@@ -38,6 +39,19 @@ export async function main(argv: string[]): Promise<number> {
     }
     process.stderr.write(`mine-assist: internal error: ${err instanceof Error ? err.stack : String(err)}\n`);
     return EXIT.internal;
+  }
+}
+
+/**
+ * A reader of stdout or stderr that goes away (`mine-assist shots/ | head -3`) ends what is printed, not the run:
+ * every annotated PNG and summary.json is still written, and the exit code is the batch's.
+ */
+function outlivePipeReaders(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listenerCount('error') > 0) continue;
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
   }
 }
 

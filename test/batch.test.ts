@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -202,6 +202,24 @@ describe('--jobs: a batch on worker threads', () => {
     expect(summary.files.filter((f: { status: string }) => f.status !== 'ok').every((f: { error: string }) => /interrupted/.test(f.error))).toBe(true);
     expect(summary.totals).toMatchObject({ files: 12, ok: 2, error: 10 });
     for (const name of names) expect(readFileSync(path.join(dir, name)).equals(readFileSync(shot))).toBe(true);
+  }, 60_000);
+
+  test('a reader of the output that goes away after one line (| head -1) ends the printing, not the batch: every PNG and summary.json written, exit 0', async () => {
+    const dir = path.join(tmp.dir, 'piped');
+    mkdirSync(dir);
+    const names = ['a.png', 'b.png', 'c.png', 'd.png', 'e.png', 'f.png'];
+    names.forEach((name, i) => copyFileSync(path.join(FIXTURES, `xdemineur/s2-0${(i % 5) + 1}.png`), path.join(dir, name)));
+    const out = path.join(tmp.dir, 'piped-out');
+    for (const args of [['--jobs', '1'], ['--jobs', '2'], ['--jobs', '2', '--json']]) {
+      rmSync(out, { recursive: true, force: true });
+      const child = spawn(process.execPath, [BIN, dir, '-o', out, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect({ args, code, stderr: stderr.split('\n').filter((line) => !/^6 files: 6 ok/.test(line)).join('') }).toEqual({ args, code: 0, stderr: '' });
+      expect(readdirSync(out).sort()).toEqual([...names.map((n) => n.replace('.png', '.annotated.png')), 'summary.json']);
+    }
   }, 60_000);
 
   test('--jobs 0 is a usage error', async () => {
