@@ -13,7 +13,7 @@ import { explainCell } from './explain';
 import { type ExportFormat, exportBoard } from './export';
 import type { Coord } from './types';
 
-export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3, interrupted: 130 } as const;
+export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3, interrupted: 130, terminated: 143 } as const;
 
 /** An interrupted run ends within this many milliseconds, cleaned up or not. */
 const INTERRUPT_MS = 3000;
@@ -88,7 +88,7 @@ export function parser(argv: string[], analyze: (args: AnalyzeArgs) => Promise<n
     .example('$0 shot.png --explain 3,7', 'why row 3, column 7 is certain (the counts that force it)')
     .example('$0 shot.png --export mine > shot.mine', 'continue in JSMinesweeper')
     .example('$0 learn shot.png --board shot.board.txt --name mygame --out skins/mygame', 'teach it a new skin')
-    .epilogue('Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed; 130 interrupted (Ctrl-C: outputs already written stay whole, none is left half-written, no temp file is left).')
+    .epilogue('Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM): outputs already written stay whole, none is left half-written, no temp file is left.')
     .strict()
     .help()
     .version()
@@ -106,14 +106,18 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
   const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug, jobs: args.jobs, reasons: args.json || explain !== undefined };
   const bar = files.length > 1 && process.stderr.isTTY ? progressBar(files.length, process.stderr) : null;
-  // Ctrl-C ends the run here, with 130, once no thread writes and no temp file is left (a second Ctrl-C: at once)
+  // Ctrl-C (or a kill's SIGTERM) ends the run here, with 130 (143), once no thread writes and no temp file is left;
+  // a second signal: at once
   const stop: { interrupted: Promise<void> | null } = { interrupted: null };
-  process.once('SIGINT', () => {
+  const stopOn = (code: number, word: string) => () => {
+    if (stop.interrupted) process.exit(code);
     bar?.stop();
-    process.stderr.write('mine-assist: interrupted\n');
-    setTimeout(() => process.exit(EXIT.interrupted), INTERRUPT_MS);
-    stop.interrupted = interruptBatch().finally(() => process.exit(EXIT.interrupted));
-  });
+    process.stderr.write(`mine-assist: ${word}\n`);
+    setTimeout(() => process.exit(code), INTERRUPT_MS);
+    stop.interrupted = interruptBatch().finally(() => process.exit(code));
+  };
+  process.once('SIGINT', stopOn(EXIT.interrupted, 'interrupted'));
+  process.once('SIGTERM', stopOn(EXIT.terminated, 'terminated'));
   const results = await runBatch(files, options, (r) => {
     if (stop.interrupted) return;
     if (r.analysis.status === 'error') {

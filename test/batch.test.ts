@@ -157,7 +157,7 @@ describe('--jobs: a batch on worker threads', () => {
     }
   }, 60_000);
 
-  test('Ctrl-C stops a batch: exit 130, the outputs written stay whole and summary.json lists them, the rest as not finished; no temp file is left, not even one a worker wrote and had not renamed', async () => {
+  test.each([['Ctrl-C', 'SIGINT', 130, 'interrupted'], ['kill', 'SIGTERM', 143, 'terminated']] as const)('%s (%s) stops a batch: exit %d, the outputs written stay whole and summary.json lists them, the rest as not finished; no temp file is left, not even one a worker wrote and had not renamed', async (_, signal, exitCode, word) => {
     // in each worker, the second temp file written is held there, before its rename, until the worker is stopped
     const hook = path.join(tmp.dir, 'held-write-hook.js');
     writeFileSync(hook, `
@@ -172,12 +172,12 @@ describe('--jobs: a batch on worker threads', () => {
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000);
         };
       }`);
-    const dir = path.join(tmp.dir, 'interrupted');
+    const dir = path.join(tmp.dir, `interrupted-${signal}`);
     mkdirSync(dir);
     const shot = path.join(FIXTURES, 'xdemineur/s2-05.png');
     const names = Array.from({ length: 12 }, (_, i) => `shot${String(i).padStart(2, '0')}.png`);
     for (const name of names) copyFileSync(shot, path.join(dir, name));
-    const out = path.join(tmp.dir, 'interrupted-out');
+    const out = path.join(tmp.dir, `interrupted-${signal}-out`);
     const child = spawn(process.execPath, ['-r', hook, BIN, dir, '--jobs', '2', '-o', out], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     const heldBoth = new Promise<void>((resolve) => child.stderr.on('data', (chunk: Buffer) => {
@@ -187,9 +187,9 @@ describe('--jobs: a batch on worker threads', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     await heldBoth;
     expect(readdirSync(out).filter((name) => name.endsWith('.tmp'))).toHaveLength(2);
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    expect(stderr).toContain('mine-assist: interrupted');
+    child.kill(signal);
+    expect(await exited).toBe(exitCode);
+    expect(stderr).toContain(`mine-assist: ${word}`);
     const left = readdirSync(out);
     expect(left.filter((name) => name.endsWith('.tmp'))).toEqual([]);
     const written = left.filter((name) => name.endsWith('.annotated.png')).sort();
