@@ -40,6 +40,7 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     preloadSkins(options.skin);
     warmSolver();
     image = await decoding;
+    if (image.frames) found.frames = image.frames;
     const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found, () => isJpeg(input));
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
     const cut = cutSides(image, grid);
@@ -57,11 +58,16 @@ export async function analyzeImage(input: string | Buffer, file: string, options
       analysis = analyzeBoard(read, file, options);
     }
     const suggestions = analysis.conflict ? rereadings(analysis.board ?? board, readings, analysis.conflict, positionOptions(board, options)) : [];
-    return { image, analysis: { ...analysis, ...found, counter, suggestions } };
+    const notes = found.frames ? [...analysis.notes, firstFrameOnly(found.frames)] : analysis.notes;
+    return { image, analysis: { ...analysis, ...found, counter, suggestions, notes } };
   } catch (err) {
-    return { image, analysis: { ...failed(file, err), ...found } };
+    const failure = failed(file, err);
+    if (found.frames) failure.error += ` (${firstFrameOnly(found.frames)})`;
+    return { image, analysis: { ...failure, ...found } };
   }
 }
+
+const firstFrameOnly = (frames: number): string => `an animated image: only the first of its ${frames} frames was read`;
 
 /**
  * The board located and read from outlines found without OpenCV; when that leaves cells unreadable or

@@ -39,7 +39,7 @@ async function readSmallFile(file: string): Promise<Buffer | null> {
 const READ_AT_ONCE = 256 << 20;
 
 async function decodeBySharp(input: string | Buffer): Promise<RgbaImage> {
-  const { width = 0, height = 0, hasAlpha } = await header(input);
+  const { width = 0, height = 0, hasAlpha, pages = 1 } = await header(input);
   if (width * height > MAX_PIXELS) {
     throw new DecodeError(`image too large: ${width}×${height} is ${Math.round((width * height) / 1e6)} Mpx, the limit is ${MAX_PIXELS / 1e6} Mpx`);
   }
@@ -48,7 +48,8 @@ async function decodeBySharp(input: string | Buffer): Promise<RgbaImage> {
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length), opaque: !hasAlpha };
+    const image: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length), opaque: !hasAlpha };
+    return pages > 1 ? { ...image, frames: pages } : image;
   } catch (err) {
     throw new DecodeError(`corrupt or truncated image: ${describe(err)}`);
   }

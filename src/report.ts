@@ -138,6 +138,7 @@ export function summaryLine(analysis: Analysis, output: string | null, debug: st
     d && analysis.status === 'ok' ? `${d.mines.length} certain mines, ${d.safe.length} certain safe` : '',
     guessText(analysis),
     analysis.unreadable.length ? `${analysis.unreadable.length} unreadable` : '',
+    analysis.frames ? `the first of ${analysis.frames} frames read` : '',
   ].filter(Boolean);
   return `${analysis.file}: ${parts.join(', ')}${output ? ` → ${output}` : ''}${debugText}`;
 }

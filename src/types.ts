@@ -7,6 +7,8 @@ export interface RgbaImage {
   data: Uint8Array;
   /** Decoded from a file without an alpha channel (every alpha here is then 255). */
   opaque?: boolean;
+  /** Frames in the file, when more than one (an animated GIF or WebP, a multi-page TIFF): the first was decoded. */
+  frames?: number;
 }
 
 export interface Rect {
@@ -253,6 +255,8 @@ export interface Analysis {
   suggestions: Rereading[];
   /** Limits reached and assumptions made, in words. */
   notes: string[];
+  /** Frames in the image file, when more than one: only the first was read. */
+  frames?: number;
   /** The game's mine counter; null for a text board or a skin that does not know the counter. */
   counter?: CounterReport | null;
 }

@@ -176,6 +176,25 @@ describe('mine-assist CLI', () => {
     expect(readdirSync(folder).sort()).toEqual([name, name.replace('.png', '.annotated.png')].sort());
   });
 
+  test('an animated GIF: its first frame is read, and it says so (also when that frame holds no board)', async () => {
+    const blank = await sharp({ create: { width: 1280, height: 1024, channels: 3, background: '#204020' } }).png().toBuffer();
+    const [still, boardFirst, boardSecond] = ['still.gif', 'board-first.gif', 'board-second.gif'].map((name) => path.join(tmp.dir, name));
+    await sharp(SHOT).gif().toFile(still);
+    await sharp([SHOT, blank], { join: { animated: true } }).gif().toFile(boardFirst);
+    await sharp([blank, SHOT], { join: { animated: true } }).gif().toFile(boardSecond);
+    const json = async (file: string) => JSON.parse((await runCli([file, '--json', '-o', file + '.out.png'])).stdout);
+    const [a, b] = [await json(still), await json(boardFirst)];
+    expect(b.status).toBe('ok');
+    expect([b.board, b.mines, b.safe]).toEqual([a.board, a.mines, a.safe]);
+    expect(b.mines.length + b.safe.length).toBeGreaterThan(10);
+    expect(a.notes.join(' ')).not.toMatch(/frame/);
+    expect(b.notes).toContain('an animated image: only the first of its 2 frames was read');
+    expect((await runCli([boardFirst, '-o', path.join(tmp.dir, 'anim.png')])).stdout).toMatch(/, the first of 2 frames read → /);
+    const { code, stderr } = await runCli([boardSecond]);
+    expect(code).toBe(3);
+    expect(stderr.trim()).toBe(`${boardSecond}: error: no board found: no regular grid of cells in the image (an animated image: only the first of its 2 frames was read)`);
+  });
+
   test('an image without a board is an error with exit 3', async () => {
     const blank = path.join(tmp.dir, 'blank.png');
     await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a6e3a' } }).png().toFile(blank);
