@@ -78,6 +78,15 @@ async function imagesIn(root: string, below: string, recursive: boolean, seen = 
   return found;
 }
 
+/** Whether any of these folders holds a folder (read only with `recursive`). */
+export async function holdFolders(inputs: string[]): Promise<boolean> {
+  for (const input of inputs) {
+    const entries = await fs.readdir(input, { withFileTypes: true }).catch(() => []);
+    if (entries.some((entry) => entry.isDirectory())) return true;
+  }
+  return false;
+}
+
 /** What a link leads to; a broken link named as an image is listed, so that the batch reports it. */
 async function linkedKind(link: string): Promise<'folder' | 'file' | 'other' | 'broken'> {
   const target = await fs.stat(link).catch(() => null);

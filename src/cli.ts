@@ -3,7 +3,7 @@ import * as fs from './files';
 import path from 'node:path';
 import type Yargs from 'yargs';
 import { ANALYZE_OPTIONS, type AnalyzeArgs, plainAnalyzeArgs } from './args';
-import { expandInputs, interruptBatch, runBatch, FileResult } from './batch';
+import { expandInputs, holdFolders, interruptBatch, runBatch, FileResult } from './batch';
 import { learn } from './learn';
 import { parseBoard } from './board';
 import { saveSkin } from './skin';
@@ -102,7 +102,7 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   if (args.mines !== undefined && !(Number.isInteger(args.mines) && args.mines >= 0)) throw new UsageError('--mines takes a whole number ≥ 0');
   if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new UsageError('--jobs takes a whole number ≥ 1');
   const files = await expandInputs(args.inputs, args.recursive);
-  if (!files.length) throw new UsageError('no input images found');
+  if (!files.length) throw new UsageError(`no input images found${!args.recursive && (await holdFolders(args.inputs)) ? ' (the folders in it are read with -r)' : ''}`);
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
   const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug, jobs: args.jobs, reasons: args.json || explain !== undefined };
   const bar = files.length > 1 && process.stderr.isTTY ? progressBar(files.length, process.stderr) : null;

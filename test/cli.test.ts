@@ -227,6 +227,13 @@ describe('mine-assist CLI', () => {
     const bad = await runCli([SHOT, '--mines', '-4']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--mines/);
+    const nested = path.join(tmp.dir, 'nested');
+    mkdirSync(path.join(nested, 'inner'), { recursive: true });
+    copyFileSync(SHOT, path.join(nested, 'inner', 'shot.png'));
+    const flat = await runCli([nested]);
+    expect(flat.code).toBe(2);
+    expect(flat.stderr.split('\n')[0]).toBe('mine-assist: no input images found (the folders in it are read with -r)');
+    expect((await runCli([nested, '-r', '-o', path.join(tmp.dir, 'nested-out')])).code).toBe(0);
   });
 
   test('learn refuses a board text that does not match the image grid', async () => {
