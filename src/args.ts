@@ -6,10 +6,10 @@ import type { Options } from 'yargs';
 import { EXPORT_FORMATS, type ExportFormat } from './export';
 
 export const ANALYZE_OPTIONS = {
-  o: { alias: 'output', type: 'string', describe: 'output file (one input) or folder (several inputs)' },
+  o: { alias: 'output', type: 'string', describe: 'output file (one image) or folder (several inputs, or a folder given)' },
   skin: { type: 'string', describe: 'built-in skin name, skin folder, or none (read without a skin: only what it is sure of) (default: best fit of the built-in skins, skin-free if none fits)' },
   mines: { type: 'number', describe: 'total mines in the game, flags included (adds count-only deductions, and probabilities away from the numbers)' },
-  json: { type: 'boolean', default: false, describe: 'print one JSON object per input (an array for several)' },
+  json: { type: 'boolean', default: false, describe: 'print one JSON object per input (an array for several, or for a folder)' },
   board: { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' },
   'trust-flags': { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints (listed as trusted, not checked)' },
   r: { alias: 'recursive', type: 'boolean', default: false, describe: 'also the images in subfolders of a folder given (outputs mirror the subfolders under -o)' },
