@@ -116,8 +116,8 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
     setTimeout(() => process.exit(code), INTERRUPT_MS);
     stop.interrupted = interruptBatch().finally(() => process.exit(code));
   };
-  process.once('SIGINT', stopOn(EXIT.interrupted, 'interrupted'));
-  process.once('SIGTERM', stopOn(EXIT.terminated, 'terminated'));
+  const signals = { SIGINT: stopOn(EXIT.interrupted, 'interrupted'), SIGTERM: stopOn(EXIT.terminated, 'terminated') };
+  for (const [signal, listener] of Object.entries(signals)) process.once(signal, listener);
   const results = await runBatch(files, options, (r) => {
     if (stop.interrupted) return;
     if (r.analysis.status === 'error') {
@@ -130,6 +130,8 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
     bar?.tick();
   });
   if (stop.interrupted) await stop.interrupted;
+  // the batch is over: a signal now has its default effect (main may run again in this process, as tests do)
+  for (const [signal, listener] of Object.entries(signals)) process.off(signal, listener);
   bar?.stop();
   if (args.json) {
     const json = results.map((r) => ({ ...toJson(r.analysis, r.output), ...(r.debug ? { debug: r.debug } : {}), ...exported(r, args) }));

@@ -28,6 +28,12 @@ describe('mine-assist CLI', () => {
     expect(readFileSync(output).equals(before)).toBe(false);
   });
 
+  test('a run leaves no signal listener behind (main may run many times in one process)', async () => {
+    const before = ['SIGINT', 'SIGTERM'].map((s) => process.listenerCount(s));
+    for (let i = 0; i < 3; i++) expect((await runCli([copy(`again${i}.png`)])).code).toBe(0);
+    expect(['SIGINT', 'SIGTERM'].map((s) => process.listenerCount(s))).toEqual(before);
+  });
+
   test('a text board gives the same deductions as the screenshot it was read from', async () => {
     const input = copy('board-source.png');
     const fromImage = JSON.parse((await runCli([input, '--json', '-o', path.join(tmp.dir, 'x.png')])).stdout);
