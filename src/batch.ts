@@ -98,6 +98,7 @@ async function linkedKind(link: string): Promise<'folder' | 'file' | 'other' | '
  * With an output folder, `summary.json` there lists every file's outcome.
  */
 export async function runBatch(inputs: Input[], options: BatchOptions, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
+  madeFolders.clear(); // a folder made by an earlier batch in this process may have gone since
   const toFolder = inputs.length > 1 || inputs.some((input) => input.inFolder) || (options.output !== undefined && (await isFolderTarget(options.output)));
   if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
   inputs = distinctOutputs(inputs, (input) => outputPath(input.file, input.name, options.output, toFolder));

@@ -231,6 +231,16 @@ describe('outputs never overwrite one another', () => {
   const tmp = tempDir();
   afterAll(tmp.cleanup);
 
+  test('a second batch in one process makes its output folders again if they have gone since the first', async () => {
+    const inputs = ['s2-03', 's2-05'].map((name) => ({ file: path.join(FIXTURES, `xdemineur/${name}.png`), name: `sub/${name}.png` }));
+    const out = path.join(tmp.dir, 'again');
+    for (let run = 0; run < 2; run++) {
+      rmSync(out, { recursive: true, force: true });
+      const results = await runBatch(inputs, { output: out });
+      expect(results.map((r) => [r.analysis.status, r.output && path.relative(out, r.output)])).toEqual([['ok', 'sub/s2-03.annotated.png'], ['ok', 'sub/s2-05.annotated.png']]);
+    }
+  }, 60_000);
+
   /** The share of pixels an annotated image changed from the screenshot it was made from (marks only: small). */
   const changed = async (input: string, output: string): Promise<number> => {
     const [a, b] = [await decode(input), await decode(output)];
