@@ -1,6 +1,6 @@
 // Files written whole or not at all: each to a temp name beside its target, then renamed over it. A temp name holds
 // this process's id, so that an interrupted run (cli.ts) can find the temp files it left, and only its own.
-import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as fs from './files';
 import { inBatchWorker } from './runtime';
@@ -10,30 +10,37 @@ const writing = new Set<Promise<void>>();
 let stopped = false;
 
 /**
- * Writes atomically: a temp file beside the target, then a rename, so a killed run leaves no half PNG. A batch
- * worker, which has nothing else to do meanwhile, writes without going through node's thread pool (one trip there
- * and back for each of open, write, close and rename).
+ * Writes atomically: a temp file beside the target, then a rename, so a killed run leaves no half PNG. A target
+ * that is a device or a pipe (`-o /dev/null`) is written to as it is: renamed over, it would be replaced by a file.
+ * A batch worker, which has nothing else to do meanwhile, writes without going through node's thread pool (one trip
+ * there and back for each of open, write, close and rename).
  */
 export async function writeFileAtomic(target: string, bytes: Buffer | string, evenIfStopped = false): Promise<void> {
   if (stopped && !evenIfStopped) throw new Error('interrupted');
-  const temp = tempBeside(target);
+  const temp = isSpecial(target) ? null : tempBeside(target);
   if (inBatchWorker()) {
     try {
-      writeFileSync(temp, bytes);
-      renameSync(temp, target);
+      writeFileSync(temp ?? target, bytes);
+      if (temp) renameSync(temp, target);
     } catch (err) {
-      rmSync(temp, { force: true });
+      if (temp) rmSync(temp, { force: true });
       throw cannot('write', target, err);
     }
     return;
   }
-  const write = writeThenRename(temp, target, bytes);
+  const write = temp ? writeThenRename(temp, target, bytes) : fs.writeFile(target, bytes);
   writing.add(write);
   try {
     await write.catch((err: unknown) => Promise.reject(cannot('write', target, err)));
   } finally {
     writing.delete(write);
   }
+}
+
+/** A target that is there and neither a file nor a folder: a device, a pipe, a socket (through a link too). */
+function isSpecial(target: string): boolean {
+  const found = statSync(target, { throwIfNoEntry: false });
+  return found !== undefined && !found.isFile() && !found.isDirectory();
 }
 
 /** The longest name of a file most file systems take, in bytes. */

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, createReadStream, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { FIXTURES, runCli, tempDir } from './helpers';
@@ -170,6 +171,21 @@ describe('mine-assist CLI', () => {
     const { code, stderr } = await runCli([good, '-o', missing]);
     expect(code).toBe(3);
     expect(stderr.trim()).toBe(`${good}: error: cannot write ${missing}: its folder does not exist`);
+  });
+
+  test('-o a pipe or a device (/dev/null): written to as it is, not replaced by a file', async () => {
+    const pipe = path.join(tmp.dir, 'out-pipe');
+    execFileSync('mkfifo', [pipe]);
+    const received = new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      createReadStream(pipe).on('data', (c) => chunks.push(c as Buffer)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+    });
+    const { code } = await runCli([SHOT, '-o', pipe]);
+    expect(code).toBe(0);
+    const meta = await sharp(await received).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 1280, 1024]);
+    expect(lstatSync(pipe).isFIFO()).toBe(true);
+    expect(readdirSync(tmp.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   test('a name near the limit of 255 bytes: its annotated PNG is written (the temp name is cut to fit), none left behind', async () => {
