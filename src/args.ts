@@ -59,7 +59,8 @@ export function plainAnalyzeArgs(argv: readonly string[]): AnalyzeArgs | undefin
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
-    if (!token.startsWith('-')) {
+    // a lone - is an input: standard input (batch.ts)
+    if (!token.startsWith('-') || token === '-') {
       if (token === '' || NUMBER_LIKE.test(token) || OTHER_COMMANDS.has(token)) return undefined;
       inputs.push(token);
       continue;

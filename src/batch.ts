@@ -9,6 +9,7 @@ import { debugView } from './debug';
 import { availableParallelism, runInWorkers, stopWorkers, workerScript } from './workers';
 import { suggestionText } from './report';
 import { tuneForBatch } from './tuning';
+import { READ_AT_ONCE } from './decode';
 import { now } from './runtime';
 import { writeTiles } from './tilecache';
 
@@ -42,18 +43,27 @@ const IMAGE = /\.(png|jpe?g|webp|gif|tiff?|avif)$/i;
 const BOARD_TEXT = /\.txt$/i;
 const OURS = /\.(annotated|debug)\.png$/i;
 
+/** An input read from standard input: `mine-assist - < shot.png` (its annotated PNG: stdin.annotated.png). */
+export const STDIN = '-';
+
 /** One file to analyse, and its name under an output folder (its path below the folder it was found in). */
 export interface Input {
   file: string;
   name: string;
   /** Found in a folder given, not named itself: `-o` is then a folder, even for a folder's only image. */
   inFolder?: boolean;
+  /** Standard input's bytes (`file` is then `-`); null when it held more than READ_AT_ONCE. */
+  bytes?: Uint8Array | null;
 }
 
 /** Inputs as given, with each folder replaced by the images in it (sorted by name; with `recursive`, its subfolders too). */
 export async function expandInputs(inputs: string[], recursive = false): Promise<Input[]> {
   const files: Input[] = [];
   for (const input of inputs) {
+    if (input === STDIN) {
+      files.push({ file: STDIN, name: 'stdin.png', bytes: await readStdin() });
+      continue;
+    }
     const stat = await fs.stat(input).catch(() => null);
     if (stat?.isDirectory()) files.push(...(await imagesIn(input, '', recursive)));
     else files.push({ file: input, name: path.basename(input) });
@@ -77,6 +87,23 @@ async function imagesIn(root: string, below: string, recursive: boolean, seen = 
   }
   return found;
 }
+
+/** Standard input read to its end once (`-` given twice is the same image), or null past READ_AT_ONCE bytes. */
+function readStdin(): Promise<Uint8Array | null> {
+  stdinRead ??= new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    process.stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= READ_AT_ONCE) chunks.push(chunk);
+    });
+    process.stdin.on('end', () => resolve(size <= READ_AT_ONCE ? Buffer.concat(chunks, size) : null));
+    process.stdin.on('error', reject);
+  });
+  return stdinRead;
+}
+
+let stdinRead: Promise<Uint8Array | null> | undefined;
 
 /** Whether any of these folders holds a folder (read only with `recursive`). */
 export async function holdFolders(inputs: string[]): Promise<boolean> {
@@ -187,10 +214,11 @@ async function writeSummary(target: string, results: FileResult[], evenIfStopped
   await writeFileAtomic(target, JSON.stringify({ totals, files }, null, 2) + '\n', evenIfStopped).catch(() => undefined);
 }
 
-async function runOne({ file, name }: Input, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {
+async function runOne({ file, name, bytes }: Input, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {
   if (BOARD_TEXT.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null, debug: null, ms: 0 };
+  if (bytes === null) return { analysis: failed(file, `standard input holds more than ${READ_AT_ONCE >> 20} MB`), output: null, debug: null, ms: 0 };
   warmRender();
-  const { analysis, image } = await analyzeImage(file, file, options);
+  const { analysis, image } = await analyzeImage(bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) : file, file, options);
   const output = outputPath(file, name, options.output, toFolder);
   try {
     if (toFolder) await makeFolderOf(output);

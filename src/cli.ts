@@ -3,7 +3,7 @@ import * as fs from './files';
 import path from 'node:path';
 import type Yargs from 'yargs';
 import { ANALYZE_OPTIONS, type AnalyzeArgs, plainAnalyzeArgs } from './args';
-import { expandInputs, holdFolders, interruptBatch, runBatch, FileResult } from './batch';
+import { expandInputs, holdFolders, interruptBatch, runBatch, FileResult, STDIN } from './batch';
 import { learn } from './learn';
 import { parseBoard } from './board';
 import { saveSkin } from './skin';
@@ -23,6 +23,9 @@ const serveModule = (): typeof import('./serve') => require('./serve') as typeof
 
 class UsageError extends Error {}
 
+/** `-` as yargs is given it: yargs drops a lone dash from the inputs (no file name holds a NUL). */
+const YARGS_STDIN = '\0-';
+
 /** Runs the command line; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   outlivePipeReaders();
@@ -30,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
     const plain = plainAnalyzeArgs(argv);
     if (plain) return await analyzeCommand(plain);
     let code: number = EXIT.ok;
-    await parser(argv, analyzeCommand, (c) => (code = c)).parseAsync();
+    await parser(argv.map((arg) => (arg === STDIN ? YARGS_STDIN : arg)), analyzeCommand, (c) => (code = c)).parseAsync();
     return code;
   } catch (err) {
     if (err instanceof UsageError) {
@@ -64,9 +67,10 @@ export function parser(argv: string[], analyze: (args: AnalyzeArgs) => Promise<n
     .locale('en')
     .usage('$0 <image|dir|board.txt>... [options]\n\nFinds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly mines or certainly safe, and writes <name>.annotated.png beside the input with them marked (red disc = mine, green check = safe, orange dashed frame = unreadable, blue ? = best guess when nothing is certainly safe, yellow frames = counts that contradict each other). A board text file (.txt) runs the solver alone.')
     .command('$0 <inputs..>', false, (y) => y
-      .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'screenshots, folders of screenshots, or board text files' })
+      .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'screenshots, folders of screenshots, board text files, or - (a screenshot on standard input)' })
       .options(ANALYZE_OPTIONS), async (args) => {
-      setCode(await analyze(args as unknown as AnalyzeArgs));
+      const inputs = (args.inputs as string[]).map((input) => (input === YARGS_STDIN ? STDIN : input));
+      setCode(await analyze({ ...args, inputs } as unknown as AnalyzeArgs));
     })
     .command('learn <images..>', 'build a skin from screenshots and their board texts', (y) => y
       .positional('images', { type: 'string', array: true, demandOption: true, describe: 'screenshots of one game' })
@@ -83,6 +87,7 @@ export function parser(argv: string[], analyze: (args: AnalyzeArgs) => Promise<n
     })
     .example('$0 shot.png', 'writes shot.annotated.png')
     .example('$0 shots/ -o out/ --json', 'a whole folder, one JSON array')
+    .example('xclip -sel c -t image/png -o | $0 -', 'the screenshot on the clipboard: writes stdin.annotated.png')
     .example('$0 board.txt --board', 'solve a text board (. hidden, 0-8 counts, F flag)')
     .example('$0 shot.png --mines 99 --probabilities', 'exact mine probabilities with the total, drawn as a heat map')
     .example('$0 shot.png --explain 3,7', 'why row 3, column 7 is certain (the counts that force it)')

@@ -36,7 +36,7 @@ async function readSmallFile(file: string): Promise<Buffer | null> {
   }
 }
 
-const READ_AT_ONCE = 256 << 20;
+export const READ_AT_ONCE = 256 << 20;
 
 async function decodeBySharp(input: string | Buffer): Promise<RgbaImage> {
   const { width = 0, height = 0, hasAlpha, pages = 1 } = await header(input);
@@ -78,7 +78,9 @@ export function readSkinFile(file: string): Buffer | null {
 }
 
 async function header(input: string | Buffer): Promise<Metadata> {
-  const bytes = Buffer.isBuffer(input) ? input.length : await fs.stat(input).then((st) => st.size, () => -1);
+  const found = Buffer.isBuffer(input) ? null : await fs.stat(input).catch(() => null);
+  if (found && !found.isFile() && !found.isDirectory()) throw new DecodeError('not a file but a pipe or a device: give - to read an image from standard input');
+  const bytes = Buffer.isBuffer(input) ? input.length : found ? found.size : -1;
   if (bytes === 0) throw new DecodeError('empty file (0 bytes)');
   if (bytes < 0) throw new DecodeError('cannot read the file (missing or not readable)');
   try {

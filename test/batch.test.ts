@@ -222,6 +222,35 @@ describe('--jobs: a batch on worker threads', () => {
     }
   }, 60_000);
 
+  test('- reads the screenshot from standard input: the same result as its file, stdin.annotated.png by default, in a batch on workers too', async () => {
+    const shot = path.join(FIXTURES, 'xdemineur/s2-05.png');
+    const cli = (args: string[], input: Buffer, cwd = tmp.dir) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+      let [stdout, stderr] = ['', ''];
+      child.stdout.on('data', (c) => (stdout += c));
+      child.stderr.on('data', (c) => (stderr += c));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+      child.stdin.end(input);
+    });
+    const fromFile = JSON.parse((await run(process.execPath, [BIN, shot, '--json', '-o', path.join(tmp.dir, 'from-file.png')])).stdout);
+    const cwd = path.join(tmp.dir, 'stdin-cwd');
+    mkdirSync(cwd);
+    const piped = await cli(['-', '--json'], readFileSync(shot), cwd);
+    expect(piped.code).toBe(0);
+    const json = JSON.parse(piped.stdout);
+    expect([json.file, json.output]).toEqual(['-', 'stdin.annotated.png']);
+    expect([json.board, json.mines, json.safe]).toEqual([fromFile.board, fromFile.mines, fromFile.safe]);
+    expect(readFileSync(path.join(cwd, 'stdin.annotated.png')).equals(readFileSync(path.join(tmp.dir, 'from-file.png')))).toBe(true);
+    const out = path.join(tmp.dir, 'stdin-batch');
+    const batch = await cli([path.join(FIXTURES, 'xdemineur/s2-03.png'), '-', '--jobs', '2', '-o', out, '--json'], readFileSync(shot));
+    expect(batch.code).toBe(0);
+    expect(JSON.parse(batch.stdout).map((r: { file: string; mines: unknown }) => path.basename(r.file))).toEqual(['s2-03.png', '-']);
+    expect(JSON.parse(batch.stdout)[1].mines).toEqual(fromFile.mines);
+    expect(readdirSync(out).sort()).toEqual(['s2-03.annotated.png', 'stdin.annotated.png', 'summary.json']);
+    const empty = await cli(['-'], Buffer.alloc(0));
+    expect([empty.code, empty.stderr.trim()]).toEqual([3, '-: error: empty file (0 bytes)']);
+  }, 60_000);
+
   test('--jobs 0 is a usage error', async () => {
     await expect(run(process.execPath, [BIN, FIXTURES, '--jobs', '0'])).rejects.toMatchObject({ code: 2 });
   });

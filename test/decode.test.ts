@@ -34,12 +34,12 @@ describe('decode', () => {
     await expect(decode('/no/such/file.png')).rejects.toThrow(/^cannot read the file/);
   });
 
-  // A named pipe is never opened (that waits for a writer): refused as an empty file, as from its size before.
+  // A named pipe is never opened (that waits for a writer): refused from what stat says it is.
   test('a folder or a named pipe given as an image: a one-line reason, at once', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'decode-'));
     try {
       execFileSync('mkfifo', [path.join(dir, 'pipe.png')]);
-      await expect(decode(path.join(dir, 'pipe.png'))).rejects.toThrow(/^empty file \(0 bytes\)$/);
+      await expect(decode(path.join(dir, 'pipe.png'))).rejects.toThrow(/^not a file but a pipe or a device: give - to read an image from standard input$/);
       await expect(decode(dir)).rejects.toThrow(DecodeError);
     } finally {
       rmSync(dir, { recursive: true });
