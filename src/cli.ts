@@ -23,8 +23,10 @@ const serveModule = (): typeof import('./serve') => require('./serve') as typeof
 
 class UsageError extends Error {}
 
-/** `-` as yargs is given it: yargs drops a lone dash from the inputs (no file name holds a NUL). */
+/** `-` as yargs is given it (and given back): yargs drops a lone dash from the inputs (no file name holds a NUL). */
 const YARGS_STDIN = '\0-';
+
+const dash = (value: unknown): unknown => (value === YARGS_STDIN ? STDIN : value);
 
 /** Runs the command line; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -33,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     const plain = plainAnalyzeArgs(argv);
     if (plain) return await analyzeCommand(plain);
     let code: number = EXIT.ok;
-    await parser(argv.map((arg) => (arg === STDIN ? YARGS_STDIN : arg)), analyzeCommand, (c) => (code = c)).parseAsync();
+    await parser(argv, analyzeCommand, (c) => (code = c)).parseAsync();
     return code;
   } catch (err) {
     if (err instanceof UsageError) {
@@ -61,7 +63,7 @@ function outlivePipeReaders(): void {
 /** yargs' reading of the command line; the analysis command's arguments go to `analyze`. */
 export function parser(argv: string[], analyze: (args: AnalyzeArgs) => Promise<number>, setCode: (code: number) => void) {
   const yargs = require('yargs') as typeof Yargs; // eslint-disable-line @typescript-eslint/no-require-imports
-  return yargs(argv)
+  return yargs(argv.map((arg) => (arg === STDIN ? YARGS_STDIN : arg)))
     .scriptName('mine-assist')
     // Every message of ours is English; yargs' own headings follow (the bundle carries no locale files).
     .locale('en')
@@ -69,15 +71,14 @@ export function parser(argv: string[], analyze: (args: AnalyzeArgs) => Promise<n
     .command('$0 <inputs..>', false, (y) => y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'screenshots, folders of screenshots, board text files, or - (a screenshot on standard input)' })
       .options(ANALYZE_OPTIONS), async (args) => {
-      const inputs = (args.inputs as string[]).map((input) => (input === YARGS_STDIN ? STDIN : input));
-      setCode(await analyze({ ...args, inputs } as unknown as AnalyzeArgs));
+      setCode(await analyze({ ...args, inputs: (args.inputs as string[]).map(dash), output: dash(args.output) } as unknown as AnalyzeArgs));
     })
     .command('learn <images..>', 'build a skin from screenshots and their board texts', (y) => y
       .positional('images', { type: 'string', array: true, demandOption: true, describe: 'screenshots of one game' })
       .option('board', { type: 'string', array: true, demandOption: true, describe: 'board text for each screenshot, in order' })
       .option('name', { type: 'string', demandOption: true, describe: 'the skin name' })
       .option('out', { type: 'string', describe: 'folder to write the skin to (default: ./<name>)' }), async (args) => {
-      setCode(await learnCommand(args as unknown as LearnArgs));
+      setCode(await learnCommand({ ...args, images: (args.images as string[]).map(dash) } as unknown as LearnArgs));
     })
     .command('serve', 'a local web page: paste a screenshot, see the answer drawn on it', (y) => y
       .option('port', { type: 'number', default: serveModule().DEFAULT_PORT, describe: 'port to listen on (0: any free port)' })

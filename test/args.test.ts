@@ -54,6 +54,8 @@ describe('the analysis command read without yargs', () => {
       ['a.png', 'b.png', '--mines', '99', '--probabilities', '--board', '--trust-flags', '--debug'],
       ['shot.png', '--explain', '3,7', '--export', 'mine'],
       ['--json', 'shot.png', '--recursive'],
+      ['-'],
+      ['a.png', '-', '-o', 'out/'],
     ];
     for (const argv of lines) {
       expect(plainReading(argv)).toBeDefined();
@@ -65,7 +67,7 @@ describe('the analysis command read without yargs', () => {
   test('what yargs must read is left to it: other commands, help, other spellings, repeats, mistakes', () => {
     for (const argv of [[], ['learn', 'a.png'], ['serve'], ['--help'], ['--version'], ['shot.png', '--mines=5'], ['shot.png', '--no-json'],
       ['shot.png', '--trustFlags'], ['shot.png', '-o', 'a', '-o', 'b'], ['shot.png', '--mines', 'abc'], ['shot.png', '--mines', '-5'],
-      ['shot.png', '--export', 'bogus'], ['shot.png', '-o'], ['shot.png', '--json', 'false'], ['shot.png', '-ro', 'x'], ['123'], ['-'], ['--', 'a.png']]) {
+      ['shot.png', '--export', 'bogus'], ['shot.png', '-o'], ['shot.png', '--json', 'false'], ['shot.png', '-ro', 'x'], ['123'], ['--', 'a.png']]) {
       expect(plainReading(argv)).toBeUndefined();
     }
   });
