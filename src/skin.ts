@@ -4,7 +4,7 @@ import type { Cell, CounterFont, CounterModel, CounterPlace, FontGlyph, Skin, Te
 import { glyphFromImage, shapeOf } from './glyphs';
 import { decodeSkinBytes, decodeSkinImage, readSkinFile } from './decode';
 import { writePng } from './render';
-import { writeFileAtomic } from './atomic';
+import { cannot, writeFileAtomic } from './atomic';
 import { contentStamp, FOLDER_PACK, folderPacked, folderPackOf, packed, packOf, SKIN_PACK, type SkinFile, stampOf } from './skinpack';
 
 /** Where the built-in skins live: `skins/` at the package root (one level above src/ and dist/). */
@@ -111,10 +111,10 @@ export async function builtinSkinNames(): Promise<string[]> {
  * the build packs those into dist/skins.pack.
  */
 export async function saveSkin(skin: Skin, dir: string): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
+  await fs.mkdir(dir, { recursive: true }).catch((err: unknown) => Promise.reject(cannot('make the folder', dir, err)));
   const { templates, ...json } = skin;
   const text = JSON.stringify(json, null, 2) + '\n';
-  await fs.writeFile(path.join(dir, 'skin.json'), text);
+  await fs.writeFile(path.join(dir, 'skin.json'), text).catch((err: unknown) => Promise.reject(cannot('write', path.join(dir, 'skin.json'), err)));
   const seen = new Map<Cell, number>();
   for (const t of templates) {
     const n = seen.get(t.label) ?? 0;

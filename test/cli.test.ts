@@ -264,6 +264,11 @@ describe('mine-assist CLI', () => {
     const { code, stderr } = await runCli(['learn', SHOT, '--board', boardFile, '--name', 'x', '--out', path.join(tmp.dir, 'skin')]);
     expect(code).toBe(3);
     expect(stderr).toMatch(/board text is 2×3 but the image shows 20×24/);
+    const blocker = path.join(tmp.dir, 'not-a-folder');
+    writeFileSync(blocker, '');
+    const board = path.join(FIXTURES, 'xdemineur/s2-05.board.txt');
+    const unwritable = await runCli(['learn', SHOT, '--board', board, '--name', 'x', '--out', path.join(blocker, 'skin')]);
+    expect([unwritable.code, unwritable.stderr.trim()]).toEqual([3, `mine-assist learn: cannot make the folder ${path.join(blocker, 'skin')}: part of its path is a file, not a folder`]);
   });
 });
 
