@@ -52,8 +52,8 @@ export interface Input {
   name: string;
   /** Found in a folder given, not named itself: `-o` is then a folder, even for a folder's only image. */
   inFolder?: boolean;
-  /** Standard input's bytes (`file` is then `-`); null when it held more than READ_AT_ONCE. */
-  bytes?: Uint8Array | null;
+  /** Standard input's bytes (`file` is then `-`), or why it was not read. */
+  bytes?: Uint8Array | { refused: string };
 }
 
 /** Inputs as given, with each folder replaced by the images in it (sorted by name; with `recursive`, its subfolders too). */
@@ -88,8 +88,12 @@ async function imagesIn(root: string, below: string, recursive: boolean, seen = 
   return found;
 }
 
-/** Standard input read to its end once (`-` given twice is the same image), or null past READ_AT_ONCE bytes. */
-function readStdin(): Promise<Uint8Array | null> {
+/**
+ * Standard input read to its end once (`-` given twice is the same image); refused past READ_AT_ONCE bytes, and
+ * when it is a terminal (nothing piped in: the run would wait for a screenshot typed in).
+ */
+function readStdin(): Promise<Uint8Array | { refused: string }> {
+  if (process.stdin.isTTY) return Promise.resolve({ refused: 'standard input is a terminal: pipe a screenshot in (mine-assist - < shot.png)' });
   stdinRead ??= new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -97,13 +101,13 @@ function readStdin(): Promise<Uint8Array | null> {
       size += chunk.length;
       if (size <= READ_AT_ONCE) chunks.push(chunk);
     });
-    process.stdin.on('end', () => resolve(size <= READ_AT_ONCE ? Buffer.concat(chunks, size) : null));
+    process.stdin.on('end', () => resolve(size <= READ_AT_ONCE ? Buffer.concat(chunks, size) : { refused: `standard input holds more than ${READ_AT_ONCE >> 20} MB` }));
     process.stdin.on('error', reject);
   });
   return stdinRead;
 }
 
-let stdinRead: Promise<Uint8Array | null> | undefined;
+let stdinRead: Promise<Uint8Array | { refused: string }> | undefined;
 
 /** Whether any of these folders holds a folder (read only with `recursive`). */
 export async function holdFolders(inputs: string[]): Promise<boolean> {
@@ -216,7 +220,7 @@ async function writeSummary(target: string, results: FileResult[], evenIfStopped
 
 async function runOne({ file, name, bytes }: Input, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {
   if (BOARD_TEXT.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null, debug: null, ms: 0 };
-  if (bytes === null) return { analysis: failed(file, `standard input holds more than ${READ_AT_ONCE >> 20} MB`), output: null, debug: null, ms: 0 };
+  if (bytes && 'refused' in bytes) return { analysis: failed(file, bytes.refused), output: null, debug: null, ms: 0 };
   warmRender();
   const { analysis, image } = await analyzeImage(bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) : file, file, options);
   const output = outputPath(file, name, options.output, toFolder);
