@@ -56,7 +56,10 @@ export interface Input {
   bytes?: Uint8Array | { refused: string };
 }
 
-/** Inputs as given, with each folder replaced by the images in it (sorted by name; with `recursive`, its subfolders too). */
+/**
+ * Inputs as given, with each folder replaced by the images in it (sorted by name; with `recursive`, its subfolders
+ * too), and `-` by standard input's bytes.
+ */
 export async function expandInputs(inputs: string[], recursive = false): Promise<Input[]> {
   const files: Input[] = [];
   for (const input of inputs) {

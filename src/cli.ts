@@ -67,7 +67,7 @@ export function parser(argv: string[], analyze: (args: AnalyzeArgs) => Promise<n
     .scriptName('mine-assist')
     // Every message of ours is English; yargs' own headings follow (the bundle carries no locale files).
     .locale('en')
-    .usage('$0 <image|dir|board.txt>... [options]\n\nFinds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly mines or certainly safe, and writes <name>.annotated.png beside the input with them marked (red disc = mine, green check = safe, orange dashed frame = unreadable, blue ? = best guess when nothing is certainly safe, yellow frames = counts that contradict each other). A board text file (.txt) runs the solver alone.')
+    .usage('$0 <image|dir|board.txt|->... [options]\n\nFinds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly mines or certainly safe, and writes <name>.annotated.png beside the input with them marked (red disc = mine, green check = safe, orange dashed frame = unreadable, blue ? = best guess when nothing is certainly safe, yellow frames = counts that contradict each other). A board text file (.txt) runs the solver alone.')
     .command('$0 <inputs..>', false, (y) => y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'screenshots, folders of screenshots, board text files, or - (a screenshot on standard input)' })
       .options(ANALYZE_OPTIONS), async (args) => {
