@@ -186,7 +186,8 @@ async function learnCommand(args: LearnArgs): Promise<number> {
     const skin = await learn(sources, args.name);
     const out = args.out ?? path.join('.', args.name);
     await saveSkin(skin, out);
-    process.stdout.write(`skin '${skin.name}': ${skin.templates.length} templates of ${skin.cellSize} px written to ${out}\n`);
+    const framed = Object.keys(skin.frames ?? {}).length;
+    process.stdout.write(`skin '${skin.name}': ${skin.templates.length} templates of ${skin.cellSize} px and its frame on ${framed} side${framed === 1 ? '' : 's'} written to ${out}\n`);
     return EXIT.ok;
   } catch (err) {
     process.stderr.write(`mine-assist learn: ${err instanceof Error ? err.message : String(err)}\n`);

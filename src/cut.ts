@@ -1,10 +1,10 @@
 // A board that may go on past what was read — cut off by the edge of the screenshot, or with cells beyond
 // the grid: its counts along that side see cells not read, so they cannot be used, nor a mine total.
-import type { Coord, Grid, RgbaImage, Skin } from './types';
+import type { Coord, Grid, RgbaImage, Side, Skin } from './types';
 import { cellLeft, cellTop, gridEdges } from './pixels';
 import { classify } from './classify';
 
-export type Side = 'top' | 'bottom' | 'left' | 'right';
+export type { Side };
 
 /**
  * The sides on which the board may go on past the image: less than a cell between the grid and the

@@ -1,4 +1,6 @@
-import type { Board, Cell, Grid, RgbaImage, Skin, Template } from './types';
+import type { Board, Cell, FramePrint, Grid, RgbaImage, Side, Skin, Template } from './types';
+import { framePrints, mergePrints } from './frame';
+import { analyzeImage } from './analyze';
 import { decode } from './decode';
 import { locate } from './locate';
 import { cropGrid, fitGrid } from './grid';
@@ -42,7 +44,18 @@ export async function learn(sources: LearnSource[], name: string): Promise<Skin>
   }
   const cellSize = Math.max(...templates.map((t) => t.image.width));
   const maxDistance = Math.max(DEFAULT_THRESHOLDS.maxDistance, Math.round(2 * spread));
-  return { name, cellSize, ...DEFAULT_THRESHOLDS, maxDistance, templates };
+  const skin: Skin = { name, cellSize, ...DEFAULT_THRESHOLDS, maxDistance, templates };
+  const frames = mergePrints(await Promise.all(sources.map((source) => printsAsRead(source, skin))));
+  return Object.keys(frames).length ? { ...skin, frames } : skin;
+}
+
+/**
+ * The frame beyond the capture's board, as a reading with the skin learned sees it: beyond the grid it reads
+ * (whose edges can lie a pixel or two from those the templates were cut on). None when it does not read.
+ */
+async function printsAsRead(source: LearnSource, skin: Skin): Promise<Partial<Record<Side, FramePrint>>> {
+  const { analysis, image } = await analyzeImage(source.image, 'capture', { skin, reasons: false });
+  return analysis.grid && image && analysis.status !== 'error' ? framePrints(image, analysis.grid) : {};
 }
 
 async function cutCells({ image: input, board }: LearnSource): Promise<{ label: Cell; image: RgbaImage }[]> {

@@ -19,7 +19,7 @@ const trace = debuglog('mine-assist');
  * The board's cells read with the skin that fits best (or the one named); with `--skin none`, or when no
  * skin fits, the skin-free fallback reads what it is sure of.
  */
-export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName: string | undefined, found: Partial<Analysis>, k: number): Promise<SkinReading> {
+export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName: SkinChoice, found: Partial<Analysis>, k: number): Promise<SkinReading> {
   if (skinName === 'none') return readSkinless(view, grids[0]());
   const chosen = await chooseBoard(view, grids, skinName);
   Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
@@ -79,20 +79,24 @@ function readSkinless(view: RgbaImage, grid: Grid, atLeast = 0): SkinReading {
 }
 
 
+/** A built-in skin's name or a skin folder, 'none', a skin in hand (learn's, not yet saved), or every built-in skin. */
+export type SkinChoice = string | Skin | undefined;
+
 const skinCache = new Map<string, Promise<Skin>>();
 
 /**
  * Starts loading the skins a reading will try, so that it happens while the screenshot decodes (on libvips'
  * threads). A skin that fails to load fails the reading, as before: its error waits for it.
  */
-export function preloadSkins(skinName: string | undefined): void {
+export function preloadSkins(skinName: SkinChoice): void {
   if (skinName !== 'none') skinsToTry(skinName).catch(() => undefined);
 }
 
 const triedSkins = new Map<string, Promise<Skin[]>>();
 
 /** The skin named, or every built-in skin; loaded once per process. */
-function skinsToTry(skinName: string | undefined): Promise<Skin[]> {
+function skinsToTry(skinName: SkinChoice): Promise<Skin[]> {
+  if (typeof skinName === 'object') return Promise.resolve([skinName]);
   const key = skinName ?? '';
   if (!triedSkins.has(key)) {
     triedSkins.set(key, skinName ? cachedSkin(skinName).then((skin) => [skin]) : builtinSkinNames().then((names) => Promise.all(names.map(cachedSkin))));
@@ -210,7 +214,7 @@ const MAX_UNREADABLE = 0.3;
  * the skin's limit): the first candidate that fits well, else the closest of all once each candidate's grid
  * is aligned to its closest skin. With no skin named, every built-in skin is tried.
  */
-async function chooseBoard(image: RgbaImage, candidates: (() => Grid)[], skinName?: string): Promise<{ grid: Grid; skin: Skin }> {
+async function chooseBoard(image: RgbaImage, candidates: (() => Grid)[], skinName: SkinChoice): Promise<{ grid: Grid; skin: Skin }> {
   const skins = await skinsToTry(skinName);
   if (!skins.length) throw new Error('no skins available');
   const fitOf = (grid: Grid, skin: Skin) => mean(nearestDistances(image, grid, skin, sampleCells(grid, 64))) / skin.maxDistance;

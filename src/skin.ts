@@ -1,6 +1,6 @@
 import * as fs from './files';
 import path from 'node:path';
-import type { Cell, CounterFont, CounterModel, CounterPlace, FontGlyph, Skin, Template } from './types';
+import type { Cell, CounterFont, CounterModel, CounterPlace, FontGlyph, FramePrint, Side, Skin, Template } from './types';
 import { glyphFromImage, shapeOf } from './glyphs';
 import { decodeSkinBytes, decodeSkinImage, readSkinFile } from './decode';
 import { writePng } from './render';
@@ -19,7 +19,11 @@ interface SkinJson {
   inset: number;
   maxDistance: number;
   maxRatio: number;
+  /** Each side's frame prints, their colours as hex triples ("c0c0c0 ffffff …"). */
+  frames?: FramesJson;
 }
+
+type FramesJson = Partial<Record<Side, { pitch: number; colours: string }[]>>;
 
 export class SkinError extends Error {}
 
@@ -52,7 +56,8 @@ async function skinFromPngs(json: SkinJson, dir: string, files: SkinFile[], name
     files.map(async ({ name, bytes }) => ({ label: labelOf(name) as Cell, image: await decodeSkinBytes(bytes, path.join(dir, name)) })),
   );
   if (!templates.length) throw new SkinError(`skin '${nameOrDir}' has no templates`);
-  return { ...json, templates };
+  const { frames, ...rest } = json;
+  return frames ? { ...rest, templates, frames: framesFromJson(frames) } : { ...rest, templates };
 }
 
 /**
@@ -112,7 +117,8 @@ export async function builtinSkinNames(): Promise<string[]> {
  */
 export async function saveSkin(skin: Skin, dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true }).catch((err: unknown) => Promise.reject(cannot('make the folder', dir, err)));
-  const { templates, ...json } = skin;
+  const { templates, frames, ...fields } = skin;
+  const json: SkinJson = frames ? { ...fields, frames: framesJson(frames) } : fields;
   const text = JSON.stringify(json, null, 2) + '\n';
   await fs.writeFile(path.join(dir, 'skin.json'), text).catch((err: unknown) => Promise.reject(cannot('write', path.join(dir, 'skin.json'), err)));
   const seen = new Map<Cell, number>();
@@ -125,6 +131,24 @@ export async function saveSkin(skin: Skin, dir: string): Promise<void> {
   const files = templateFiles(dir, await fs.readdir(dir));
   await writeFileAtomic(path.join(dir, FOLDER_PACK), folderPackOf(await skinFromPngs(JSON.parse(text), dir, files, dir), contentStamp(files, text)));
 }
+
+/** Frame prints as skin.json holds them, colours as hex triples. */
+export const framesJson = (frames: NonNullable<Skin['frames']>): FramesJson =>
+  mapSides(frames, (p) => [{ pitch: p.pitch, colours: hexTriples(p.colours) }]);
+
+/** Prints read back from skin.json; one not as saved (hand-edited) is left out: its side is then not checked. */
+const framesFromJson = (frames: FramesJson): NonNullable<Skin['frames']> =>
+  mapSides(frames, (p) => {
+    const colours = typeof p?.colours === 'string' ? p.colours.split(' ').flatMap((hex) => [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16))) : [];
+    return typeof p?.pitch === 'number' && p.pitch > 0 && colours.length && colours.every((v) => v >= 0) ? [{ pitch: p.pitch, colours }] : [];
+  });
+
+function mapSides<A, B>(sides: Partial<Record<Side, A[]>>, f: (a: A) => B[]): Partial<Record<Side, B[]>> {
+  return Object.fromEntries(Object.entries(sides).filter(([, prints]) => Array.isArray(prints)).map(([side, prints]) => [side, (prints as A[]).flatMap(f)]));
+}
+
+const hexTriples = (colours: FramePrint['colours']): string =>
+  Array.from({ length: colours.length / 3 }, (_, i) => colours.slice(3 * i, 3 * i + 3).map((v) => v.toString(16).padStart(2, '0')).join('')).join(' ');
 
 function suffix(n: number): string {
   return n === 0 ? '' : '-' + String.fromCharCode(97 + n);

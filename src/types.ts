@@ -131,6 +131,16 @@ export interface FlagReport {
 }
 
 /** A skin in memory: templates keyed by label, all of one nominal cell size. */
+/** A side of a board. */
+export type Side = 'top' | 'bottom' | 'left' | 'right';
+
+/** What a game draws beyond one side of its board, pixel by pixel outward from the grid's edge, at a pitch. */
+export interface FramePrint {
+  pitch: number;
+  /** r, g, b of each pixel-wide strip, from a few pixels inside the edge (frame.ts) outward. */
+  colours: number[];
+}
+
 export interface Skin {
   name: string;
   /** Nominal cell size (pitch) in pixels of the templates. */
@@ -142,6 +152,8 @@ export interface Skin {
   /** A best match whose distance is more than this fraction of the runner-up's is unreadable. */
   maxRatio: number;
   templates: Template[];
+  /** The frame beyond each side, as captures showed it (one print per layout); a side without is not checked. */
+  frames?: Partial<Record<Side, FramePrint[]>>;
 }
 
 /** Where a game draws its mine counter, and the glyphs of its characters. */

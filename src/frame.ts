@@ -1,0 +1,206 @@
+// What a game draws just outside its board, side by side. A board whose side shows something else (a window
+// over its last rows or columns) may go on there: its counts along that side see cells not read.
+import type { FramePrint, Grid, RgbaImage, Side, Skin } from './types';
+import { gridEdges } from './pixels';
+
+const SIDES: Side[] = ['top', 'bottom', 'left', 'right'];
+
+/** Bands compared beyond a side: this many, each this share of a pitch wide, from the grid's edge outward. */
+const BANDS = 4;
+const BAND = 0.1;
+
+/** Pixels inside the grid's edge a print starts at, and past its last band it goes on for: it is matched a few pixels off. */
+const LEAD = 3;
+const REACH = 8;
+
+/**
+ * A band seen this far (largest channel difference, 0-255) from every print of its side, beyond what a line
+ * of the frame across it allows, is something else. Captures of the same game at 50–250 %, as JPEG and on a
+ * desktop, come within 10 (ace's dotted backdrop at a scale that is not a whole factor: 26).
+ */
+const TOLERANCE = 12;
+
+/**
+ * How much of the colour range a band can take, over the jitters tried, it may be off by: resampling blurs a
+ * frame's one-pixel lines more than the jitters model.
+ */
+const LINE_SLACK = 0.3;
+
+/** The sides whose frame the skin knows and the image does not show: something covers the board there. */
+export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
+  return SIDES.filter((side) => {
+    const pitch = pitchOf(grid, side);
+    const prints = skin.frames?.[side]?.filter((print) => pitch >= SCALES[0] * print.pitch && pitch <= SCALES[1] * print.pitch);
+    const bands = prints?.length ? sideBands(image, grid, side) : null;
+    return prints && bands && !prints.some((print) => printMatches(print, bands, pitch, TOLERANCE));
+  });
+}
+
+/**
+ * The scales a print is compared at: a game's layouts draw lines of the same width beside cells of several
+ * sizes, so a print of large cells seen small would show its lines thinner than any layout draws them.
+ */
+const SCALES = [0.45, 2.75];
+
+/** Each side's print in a capture, where it lies within the image. */
+export function framePrints(image: RgbaImage, grid: Grid): Partial<Record<Side, FramePrint>> {
+  return Object.fromEntries(SIDES.flatMap((side) => {
+    const print = framePrint(image, grid, side);
+    return print ? [[side, print]] : [];
+  }));
+}
+
+/**
+ * The prints of several captures, each side's kept once per layout: a print that one kept at about its cell
+ * size already matches is left out. (Another layout's, seen at another size, may match it only by the
+ * pixel's leeway, and not at this size.)
+ */
+export function mergePrints(captures: Partial<Record<Side, FramePrint>>[]): Partial<Record<Side, FramePrint[]>> {
+  const merged: Partial<Record<Side, FramePrint[]>> = {};
+  for (const side of SIDES) {
+    const kept: FramePrint[] = [];
+    for (const print of captures.flatMap((c) => c[side] ?? [])) {
+      const bands = printBands(print);
+      if (!kept.some((k) => Math.abs(k.pitch / print.pitch - 1) < 0.1 && printMatches(k, bands, print.pitch, TOLERANCE / 2))) kept.push(print);
+    }
+    if (kept.length) merged[side] = kept;
+  }
+  return merged;
+}
+
+const pitchOf = (grid: Grid, side: Side): number => (side === 'left' || side === 'right' ? grid.pitchX : grid.pitchY);
+
+/** A side as strips running along it: which image axis is across them, where its edge is, and which way is out. */
+function sideGeometry(image: RgbaImage, grid: Grid, side: Side) {
+  const { left, top, right, bottom } = gridEdges(grid);
+  const vertical = side === 'left' || side === 'right';
+  const [from, to] = vertical ? [top + grid.pitchY / 2, bottom - grid.pitchY / 2] : [left + grid.pitchX / 2, right - grid.pitchX / 2];
+  return {
+    vertical,
+    edge: { left, right, top, bottom }[side],
+    outward: side === 'left' || side === 'top' ? -1 : 1,
+    limit: vertical ? image.width : image.height,
+    along: [Math.round(from), Math.round(to)] as const,
+  };
+}
+
+/**
+ * Mean colour (r, g, b after one another) of each band beyond the side, along the side's middle (half a pitch
+ * in from each end: a frame's corners differ); null when a band lies past the image.
+ */
+function sideBands(image: RgbaImage, grid: Grid, side: Side): number[] | null {
+  const { vertical, edge, outward, limit, along } = sideGeometry(image, grid, side);
+  const pitch = pitchOf(grid, side);
+  const bands: number[] = [];
+  for (let k = 0; k < BANDS; k++) {
+    const [a, b] = [edge + outward * k * BAND * pitch, edge + outward * (k + 1) * BAND * pitch].sort((p, q) => p - q);
+    if (a < 0 || b > limit) return null;
+    bands.push(...stripMean(image, vertical, a, b, along));
+  }
+  return bands;
+}
+
+/** The side's print: a pixel-wide strip at a time, from LEAD pixels inside the edge to past the last band; null past the image. */
+function framePrint(image: RgbaImage, grid: Grid, side: Side): FramePrint | null {
+  const { vertical, edge, outward, limit, along } = sideGeometry(image, grid, side);
+  const pitch = pitchOf(grid, side);
+  const colours: number[] = [];
+  for (let i = -LEAD; i < Math.ceil(BANDS * BAND * pitch) + REACH; i++) {
+    const [a, b] = [edge + outward * i, edge + outward * (i + 1)].sort((p, q) => p - q);
+    if (a < 0 || b > limit) return null;
+    colours.push(...stripMean(image, vertical, a, b, along).map((v) => Math.round(v)));
+  }
+  return { pitch: Math.round(pitch * 100) / 100, colours };
+}
+
+/** The bands a print shows at its own pitch. */
+function printBands(print: FramePrint): number[] {
+  const sums = cumulative(print);
+  return Array.from({ length: BANDS }, (_, k) => [0, 1, 2].map((ch) => printMean(sums, ch, k * BAND * print.pitch + LEAD, (k + 1) * BAND * print.pitch + LEAD))).flat();
+}
+
+/**
+ * Shifts tried between a print and what is seen, in pixels of the coarser of the two images, nearest first:
+ * the grid's edge is found to within two (a JPEG's or a rescaled copy's grid drifts by that much). Each band
+ * may then move by up to JITTER more: resampling moves a frame's lines by part of a pixel.
+ */
+const SHIFTS = [0, -0.25, 0.25, -0.5, 0.5, -0.75, 0.75, -1, 1, -1.25, 1.25, -1.5, 1.5, -1.75, 1.75, -2, 2];
+const JITTER = [-0.5, -0.25, 0, 0.25, 0.5];
+
+/**
+ * Whether the bands seen are within `tolerance` of the print as it would look at `pitch`, at some shift: each
+ * band's largest channel difference at its best jitter, less LINE_SLACK of the range the band takes over the
+ * jitters. A band across a line of the frame can so take colours near the line's sides; a band where the
+ * frame is plain must show its colour.
+ */
+function printMatches(print: FramePrint, bands: number[], pitch: number, tolerance: number): boolean {
+  const sums = cumulative(print);
+  const strips = sums.length / 3 - 1;
+  const blur = 0.5 * Math.max(0, 1 / print.pitch - 1 / pitch);
+  const pixel = Math.max(1 / pitch, 1 / print.pitch);
+  return SHIFTS.some((shift) => {
+    for (let k = 0; k < BANDS; k++) {
+      let nearest = Infinity;
+      const [low, high] = [[Infinity, Infinity, Infinity], [-Infinity, -Infinity, -Infinity]];
+      for (const jitter of JITTER) {
+        const at = (shift + jitter) * pixel;
+        const [a, b] = [(k * BAND - blur + at) * print.pitch + LEAD, ((k + 1) * BAND + blur + at) * print.pitch + LEAD];
+        if (a < 0 || b > strips) continue;
+        let off = 0;
+        for (let ch = 0; ch < 3; ch++) {
+          const seen = printMean(sums, ch, a, b);
+          off = Math.max(off, Math.abs(seen - bands[3 * k + ch]));
+          [low[ch], high[ch]] = [Math.min(low[ch], seen), Math.max(high[ch], seen)];
+        }
+        nearest = Math.min(nearest, off);
+      }
+      const range = Math.max(high[0] - low[0], high[1] - low[1], high[2] - low[2]);
+      if (!(nearest - LINE_SLACK * range <= tolerance)) return false;
+    }
+    return true;
+  });
+}
+
+/** Mean colour over the image's strips [a, b) across (fractional pixels weighed by their share) and `along`. */
+function stripMean(image: RgbaImage, vertical: boolean, a: number, b: number, along: readonly [number, number]): number[] {
+  const sum = [0, 0, 0];
+  let weight = 0;
+  const step = vertical ? image.width * 4 : 4;
+  for (let across = Math.floor(a); across < Math.ceil(b); across++) {
+    const w = Math.min(b, across + 1) - Math.max(a, across);
+    if (w <= 0) continue;
+    let [r, g, bl] = [0, 0, 0];
+    const start = vertical ? (along[0] * image.width + across) * 4 : (across * image.width + along[0]) * 4;
+    for (let at = along[0], p = start; at < along[1]; at++, p += step) {
+      r += image.data[p];
+      g += image.data[p + 1];
+      bl += image.data[p + 2];
+    }
+    [sum[0], sum[1], sum[2]] = [sum[0] + w * r, sum[1] + w * g, sum[2] + w * bl];
+    weight += w * (along[1] - along[0]);
+  }
+  return sum.map((s) => s / weight);
+}
+
+const sumsOf = new WeakMap<FramePrint, Float64Array>();
+
+/** A print's running sums: entry 3i + ch is channel ch summed over its strips before the i-th. */
+function cumulative(print: FramePrint): Float64Array {
+  let sums = sumsOf.get(print);
+  if (!sums) {
+    sums = new Float64Array(print.colours.length + 3);
+    for (let i = 3; i < sums.length; i++) sums[i] = sums[i - 3] + print.colours[i - 3];
+    sumsOf.set(print, sums);
+  }
+  return sums;
+}
+
+/** A print's mean in one channel over [a, b) of its strips (within them), fractional strips weighed by their share. */
+function printMean(sums: Float64Array, ch: number, a: number, b: number): number {
+  const upTo = (x: number) => {
+    const i = Math.floor(x);
+    const whole = sums[3 * i + ch];
+    return x === i ? whole : whole + (x - i) * (sums[3 * (i + 1) + ch] - whole);
+  };
+  return (upTo(b) - upTo(a)) / (b - a);
+}
