@@ -2,9 +2,9 @@
 // node scripts/eval-occlusion.js [shot.png …]: covers one side of the board in held-out shots with a flat
 // rectangle (a window or a notification over the game), from past the board's edge through 1, 3 and 5 rows or
 // columns and 0, 30 or 60 % of the next, in black, white, the window's grey and a blue, and counts the deductions
-// the ground truth (<name>.mines.txt) contradicts. The rectangle's edge looks like no frame of the game's, yet
-// nothing tells the board's cells on from there: the counts along it see cells not read. Any false deduction
-// here is a board read as ending where it does not.
+// the ground truth (<name>.mines.txt) contradicts. The counts along the rectangle's edge see cells not read:
+// the side must be found open (it does not show the game's frame, src/frame.ts). Any false deduction here is
+// a board read as ending where it does not.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');

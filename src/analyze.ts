@@ -6,14 +6,15 @@ import { scaleGrid, shrinkImage } from './pixels';
 import { analyzePosition, rereadings } from './position';
 import { parseCellName } from './board';
 import { counterTotal, readCounter } from './counter';
-import { preloadSkins, readBoard, regionOf, type SkinReading } from './read';
+import { preloadSkins, readBoard, regionOf, type SkinChoice, type SkinReading } from './read';
 import { loadCounter } from './skin';
 import { cutSides, openSides, type Side } from './cut';
 import { warmSolver } from './solve';
+import { unframedSides } from './frame';
 
 export interface AnalyzeOptions {
-  /** A built-in skin name or a skin folder; all built-in skins are tried (best fit wins) when absent. */
-  skin?: string;
+  /** A built-in skin name or a skin folder (or learn's skin in hand); all built-in skins are tried (best fit wins) when absent. */
+  skin?: SkinChoice;
   /** Total mines in the game, flags included; overrides a board header. */
   mines?: number | null;
   trustFlags?: boolean;
@@ -21,6 +22,8 @@ export interface AnalyzeOptions {
   cutSides?: Side[];
   /** Sides of the grid beyond which cells read as board: the same. */
   openSides?: Side[];
+  /** Sides where the image does not show the skin's frame (something covers the board there): the same. */
+  coveredSides?: Side[];
   /** Find the counts that prove each certain cell (default true): for JSON, --explain and the page. */
   reasons?: boolean;
 }
@@ -45,12 +48,14 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
     const cut = cutSides(image, grid);
     const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
-    if (cut.length || open.length) options = { ...options, mines: null, cutSides: cut, openSides: open };
+    const covered = unframedSides(image, grid, skin).filter((side) => !cut.includes(side) && !open.includes(side));
+    if (cut.length || open.length || covered.length) options = { ...options, mines: null, cutSides: cut, openSides: open, coveredSides: covered };
     const read = boardFromReadings(grid, readings, options.mines ?? null);
-    const model = await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
+    const model = typeof options.skin === 'object' ? null : await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
     const counter = model ? counterTotal(readCounter(image, grid, model), read, options.mines ?? null, unreadableOf(readings).length) : null;
     if (cut.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge` });
-    if (open.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past its ${open.join(' and ')} side` });
+    const beyond = [...open, ...covered];
+    if (beyond.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past its ${beyond.join(' and ')} side` });
     const board = counter?.used ? { ...read, totalMines: counter.total } : read;
     let analysis = analyzeBoard(board, file, options);
     if (counter?.used && analysis.status === 'inconsistent' && analyzeBoard(read, file, options).status === 'ok') {
@@ -76,7 +81,7 @@ const firstFrameOnly = (frames: number): string => `an animated image: only the 
  * neither reads a board (and neither found two), outlines are looked for once more on the screenshot
  * shrunk by half.
  */
-async function readScreenshot(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, jpeg: () => Promise<boolean>): Promise<SkinReading> {
+async function readScreenshot(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, jpeg: () => Promise<boolean>): Promise<SkinReading> {
   const own = await readFrom(image, skinName, found, 'own').catch((err: unknown) => err as Error);
   if (!(own instanceof Error) && own.readings.every((r) => !r.unreadable)) return own;
   const opencv = await readFrom(image, skinName, found, 'opencv').catch((err: unknown) => err as Error);
@@ -98,7 +103,7 @@ async function readScreenshot(image: RgbaImage, skinName: string | undefined, fo
  * the cells' faint outlines, and a blur of under a pixel joins them again. The first error stands when
  * none of these finds a board either.
  */
-async function readCoarse(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, first: Error, jpeg: boolean): Promise<SkinReading> {
+async function readCoarse(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, first: Error, jpeg: boolean): Promise<SkinReading> {
   if (Math.min(image.width, image.height) < COARSE_MIN_SIDE) throw first;
   let soft: RgbaImage | null = null;
   const softened = async () => (soft ??= await blurred(image, JPEG_BLUR));
@@ -123,7 +128,7 @@ const JPEG_BLUR = 0.8;
 const COARSE_MIN_SIDE = 400;
 
 /** Outlines found on `located` (the image, or the image shrunk by a whole factor `k`); the cells read on the image. */
-async function readFrom(image: RgbaImage, skinName: string | undefined, found: Partial<Analysis>, finder: OutlineFinder, located = { image, k: 1 }): Promise<SkinReading> {
+async function readFrom(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, finder: OutlineFinder, located = { image, k: 1 }): Promise<SkinReading> {
   const candidates = await locateAll(located.image, finder);
   const up = located.k;
   const k = shrinkFactor(candidates, up);
@@ -152,7 +157,7 @@ export function analyzeBoard(board: Board, file: string, options: AnalyzeOptions
 }
 
 function positionOptions(board: Board, options: AnalyzeOptions) {
-  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false, cutSides: options.cutSides, openSides: options.openSides, reasons: options.reasons };
+  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false, cutSides: options.cutSides, openSides: options.openSides, coveredSides: options.coveredSides, reasons: options.reasons };
 }
 
 export function failed(file: string, err: unknown): Analysis {

@@ -21,6 +21,8 @@ export interface PositionOptions {
   cutSides?: Side[];
   /** Sides of the grid beyond which cells read as board: treated as cut. */
   openSides?: Side[];
+  /** Sides where the image does not show the game's frame: treated as cut. */
+  coveredSides?: Side[];
   /** Find the counts that prove each certain cell (default true; a fifth of a board's analysis time). */
   reasons?: boolean;
 }
@@ -43,6 +45,7 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
   const notes = options.trustFlags && flags.trusted.length ? [`${flags.trusted.length} flags trusted as mines (--trust-flags), not checked`] : [];
   if (options.cutSides?.length) notes.push(`the board may go on past the image's ${options.cutSides.join(' and ')} edge: the counts along it and the mine total are not used`);
   if (options.openSides?.length) notes.push(`cells beyond the board's ${options.openSides.join(' and ')} side read as counts or flags: the board may go on there, so the counts along it and the mine total are not used`);
+  if (options.coveredSides?.length) notes.push(`the board's ${options.coveredSides.join(' and ')} side does not show the game's frame (is a window over it?): the board may go on there, so the counts along it and the mine total are not used`);
   if (deductions.status === 'inconsistent') {
     const conflict = findConflict(problem);
     if (conflict.sources.includes('total')) notes.push('the total mine count is part of the contradiction');
@@ -52,7 +55,7 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
   const odds = probabilities(problem, LIMITS, counted);
   if (odds.status !== 'ok') notes.push('exact probabilities skipped: too many layouts to count here (certain cells are still exact)');
   const cells = odds.status === 'ok' ? odds.cells : null;
-  if (cells?.some((c) => c.p === null)) notes.push(`no total mine count: cells away from the numbers have no probability${options.cutSides?.length || options.openSides?.length ? '' : ' (give --mines)'}`);
+  if (cells?.some((c) => c.p === null)) notes.push(`no total mine count: cells away from the numbers have no probability${options.cutSides?.length || options.openSides?.length || options.coveredSides?.length ? '' : ' (give --mines)'}`);
   const { reasons, unexplained } = options.reasons === false ? { reasons: [], unexplained: 0 } : findReasons(problem, deductions);
   if (unexplained) notes.push(`${unexplained} certain cells list every count as their reason (search limit reached)`);
   const guess = cells && bestGuess(board, cells, deductions, options.trustFlags);
@@ -64,9 +67,9 @@ export function rereadings(board: Board, readings: Reading[], conflict: Conflict
   return suggestRereadings(board, readings, conflict, (b) => satisfiable(encodeWith(b, options)));
 }
 
-/** Open sides are encoded as cut ones: their counts see cells not read. */
+/** Open and covered sides are encoded as cut ones: their counts see cells not read. */
 function encodeWith(board: Board, options: PositionOptions) {
-  return encode(board, { ...options, cutSides: [...(options.cutSides ?? []), ...(options.openSides ?? [])] });
+  return encode(board, { ...options, cutSides: [...(options.cutSides ?? []), ...(options.openSides ?? []), ...(options.coveredSides ?? [])] });
 }
 
 /** Flags as hints: proven / unproven / wrong. Trusted flags are facts, listed as trusted. */

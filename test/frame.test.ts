@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { analyzeImage } from '../src/analyze';
+import { parseCellName } from '../src/board';
+import { learn } from '../src/learn';
+import { loadSkin, saveSkin } from '../src/skin';
+import type { Analysis, Side, Skin } from '../src/types';
+import { FIXTURES, readBoard, runCli, tempDir } from './helpers';
+
+// A window over the last rows or columns of a board: the grid ends at the window's edge, and the counts
+// along it see cells that are not read. Before the skins knew their frames, these covers gave false
+// deductions (scripts/eval-occlusion.js: 53 of 16 131 over 864 covers of six shots).
+const COVERS: [shot: string, side: Side, depth: number, colour: string][] = [
+  ['xdemineur/s2-03.png', 'bottom', 1, '#000000'],
+  ['xdemineur/s2-05.png', 'right', 3.6, '#2060c0'],
+  ['xbomb/s2-03.png', 'bottom', 3.3, '#ffffff'],
+  ['xbomb/s2-03.png', 'right', 1, '#c0c0c0'],
+  ['kmines/s2-05.png', 'bottom', 5.6, '#c0c0c0'],
+  ['gnome-mines/s2-02.png', 'right', 3, '#2060c0'],
+];
+
+interface Meta { x0: number; y0: number; tile_w: number; tile_h: number; rows: number; cols: number }
+
+const metaOf = (file: string): Meta => JSON.parse(readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8')).board;
+
+/** The shot with a flat window from past the board's `side` through `depth` rows or columns of it. */
+async function covered(file: string, side: Side, depth: number, colour: string): Promise<Buffer> {
+  const m = metaOf(file);
+  const { width = 0, height = 0 } = await sharp(file).metadata();
+  const [right, bottom] = [m.x0 + m.cols * m.tile_w, m.y0 + m.rows * m.tile_h];
+  const box = {
+    top: { left: 0, top: 0, width, height: Math.round(m.y0 + depth * m.tile_h) },
+    bottom: { left: 0, top: Math.round(bottom - depth * m.tile_h), width, height: height - Math.round(bottom - depth * m.tile_h) },
+    left: { left: 0, top: 0, width: Math.round(m.x0 + depth * m.tile_w), height },
+    right: { left: Math.round(right - depth * m.tile_w), top: 0, width: width - Math.round(right - depth * m.tile_w), height },
+  }[side];
+  const window = { create: { width: box.width, height: box.height, channels: 4 as const, background: colour } };
+  return sharp(file).composite([{ input: window, left: box.left, top: box.top }]).png().toBuffer();
+}
+
+/** Deductions the game's true mines contradict, the board read placed where the true board's cells are. */
+function falseDeductions(analysis: Analysis, file: string): string[] {
+  const m = metaOf(file);
+  const mines = readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n');
+  const [top, left] = [Math.round((analysis.grid!.top - m.y0) / m.tile_h), Math.round((analysis.grid!.left - m.x0) / m.tile_w)];
+  const truth = (name: string) => { const [r, c] = parseCellName(name); return mines[r + top]?.[c + left]; };
+  return [
+    ...analysis.deductions!.mines.filter((cell) => truth(cell) !== '*').map((cell) => `mine ${cell}`),
+    ...analysis.deductions!.safe.filter((cell) => truth(cell) === '*' || truth(cell) === undefined).map((cell) => `safe ${cell}`),
+  ];
+}
+
+test.each(COVERS)('%s, its %s covered through %d rows or columns in %s: the side is open, every deduction true', async (shot, side, depth, colour) => {
+  const file = path.join(FIXTURES, shot);
+  const { analysis } = await analyzeImage(await covered(file, side, depth, colour), shot);
+  expect(analysis.status).toBe('ok');
+  expect(analysis.notes.join(' ')).toMatch(new RegExp(`board's ${side} side does not show the game's frame`));
+  expect(analysis.counter?.used ?? false).toBe(false);
+  expect(analysis.deductions!.mines.length + analysis.deductions!.safe.length).toBeGreaterThan(0);
+  expect(falseDeductions(analysis, file)).toEqual([]);
+});
+
+test.each(['xdemineur/s2-03.png', 'xbomb/s2-03.png', 'kmines/s2-05.png', 'gnome-mines/s2-02.png', 'ace-minesweeper/s2-03.png'])('%s in full: every side shows the frame', async (shot) => {
+  const { analysis } = await analyzeImage(path.join(FIXTURES, shot), shot);
+  expect(analysis.notes.join(' ')).not.toMatch(/does not show the game's frame|may go on/);
+});
+
+describe('a skin learned from one capture knows its frame', () => {
+  const tmp = tempDir();
+  const skinDir = path.join(tmp.dir, 'xdemineur-one');
+  const capture = path.join(FIXTURES, 'xdemineur/learn/s1-05.png');
+  let skin: Skin;
+  beforeAll(async () => {
+    skin = await learn([{ image: capture, board: readBoard(capture.replace(/\.png$/, '.board.txt')) }], 'xdemineur-one');
+    await saveSkin(skin, skinDir);
+  });
+  afterAll(tmp.cleanup);
+
+  test('each side in view gets a print, saved and loaded as it was', async () => {
+    expect(Object.keys(skin.frames ?? {}).sort()).toEqual(['bottom', 'left', 'right', 'top']);
+    expect((await loadSkin(skinDir)).frames).toEqual(skin.frames);
+  });
+
+  test('and reads a held-out shot covered at the bottom as open there, a full one as closed', async () => {
+    const file = path.join(FIXTURES, 'xdemineur/s2-05.png');
+    const { analysis: open } = await analyzeImage(await covered(file, 'bottom', 2, '#c0c0c0'), 'xdemineur/s2-05.png', { skin: skinDir });
+    expect(open.notes.join(' ')).toMatch(/board's bottom side does not show the game's frame/);
+    expect(falseDeductions(open, file)).toEqual([]);
+    const { analysis: full } = await analyzeImage(file, 'xdemineur/s2-05.png', { skin: skinDir });
+    expect(full.notes.join(' ')).not.toMatch(/does not show the game's frame/);
+  });
+});
+
+test('mine-assist learn says which sides of the frame it learned, and writes them to skin.json', async () => {
+  const tmp = tempDir();
+  try {
+    const capture = path.join(FIXTURES, 'xdemineur/learn/s1-05.png');
+    const out = path.join(tmp.dir, 'skin');
+    const { code, stdout } = await runCli(['learn', capture, '--board', capture.replace(/\.png$/, '.board.txt'), '--name', 'x', '--out', out]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/templates of 21 px and its frame on 4 sides written to/);
+    const json = JSON.parse(readFileSync(path.join(out, 'skin.json'), 'utf8'));
+    expect(json.frames.bottom[0].colours).toMatch(/^([0-9a-f]{6} )+[0-9a-f]{6}$/);
+  } finally {
+    tmp.cleanup();
+  }
+});
