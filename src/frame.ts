@@ -15,8 +15,8 @@ const REACH = 8;
 
 /**
  * A band seen this far (largest channel difference, 0-255) from every print of its side, beyond what a line
- * of the frame across it allows, is something else. Captures of the same game at 50–250 %, as JPEG and on a
- * desktop, come within 10 (ace's dotted backdrop at a scale that is not a whole factor: 26).
+ * of the frame across it allows, is something else. The held-out shots at 50–250 %, as JPEG and on a desktop
+ * come within it (README: Reading accuracy); white over GNOME Mines' background (246) does too.
  */
 const TOLERANCE = 12;
 
