@@ -26,6 +26,9 @@ const TOLERANCE = 12;
  */
 const LINE_SLACK = 0.3;
 
+/** The board's outer line must step from the band beyond it by at least this share of the print's step. */
+const LINE_KEPT = 0.5;
+
 /** The sides whose frame the skin knows and the image does not show: something covers the board there. */
 export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
   return SIDES.filter((side) => {
@@ -128,33 +131,51 @@ const SHIFTS = [0, -0.25, 0.25, -0.5, 0.5, -0.75, 0.75, -1, 1, -1.25, 1.25, -1.5
 const JITTER = [-0.5, -0.25, 0, 0.25, 0.5];
 
 /**
- * Whether the bands seen are within `tolerance` of the print as it would look at `pitch`, at some shift: each
- * band's largest channel difference at its best jitter, less LINE_SLACK of the range the band takes over the
- * jitters. A band across a line of the frame can so take colours near the line's sides; a band where the
- * frame is plain must show its colour.
+ * Whether the bands seen are within `tolerance` of the print as it would look at `pitch`, at some shift. The
+ * first band holds the board's own outer line, whose colour follows its cells (xbomb draws it green beside
+ * open cells once a game is lost) and whose width follows the scale KMines draws at: of it, only the step to
+ * the next band is asked for, at least LINE_KEPT of the print's. Each other band: its largest channel
+ * difference at its best jitter, less LINE_SLACK of the range it takes over the jitters (a band across a
+ * line of the frame can so take colours near the line's sides; where the frame is plain it must show its colour).
  */
 function printMatches(print: FramePrint, bands: number[], pitch: number, tolerance: number): boolean {
   const sums = cumulative(print);
   const strips = sums.length / 3 - 1;
   const blur = 0.5 * Math.max(0, 1 / print.pitch - 1 / pitch);
   const pixel = Math.max(1 / pitch, 1 / print.pitch);
+  const bandAt = (k: number, at: number, ch: number): number | null => {
+    const [a, b] = [(k * BAND - blur + at) * print.pitch + LEAD, ((k + 1) * BAND + blur + at) * print.pitch + LEAD];
+    return a < 0 || b > strips ? null : printMean(sums, ch, a, b);
+  };
+  const seenStep = Math.max(...[0, 1, 2].map((ch) => Math.abs(bands[ch] - bands[3 + ch])));
   return SHIFTS.some((shift) => {
-    for (let k = 0; k < BANDS; k++) {
+    let step = Infinity;
+    for (const jitter of JITTER) {
+      let jittered = 0;
+      for (let ch = 0; ch < 3; ch++) {
+        const [line, next] = [bandAt(0, (shift + jitter) * pixel, ch), bandAt(1, (shift + jitter) * pixel, ch)];
+        jittered = line === null || next === null ? Infinity : Math.max(jittered, Math.abs(line - next));
+      }
+      step = Math.min(step, jittered);
+    }
+    if (!(seenStep >= LINE_KEPT * step - tolerance)) return false;
+    for (let k = 1; k < BANDS; k++) {
       let nearest = Infinity;
       const [low, high] = [[Infinity, Infinity, Infinity], [-Infinity, -Infinity, -Infinity]];
       for (const jitter of JITTER) {
-        const at = (shift + jitter) * pixel;
-        const [a, b] = [(k * BAND - blur + at) * print.pitch + LEAD, ((k + 1) * BAND + blur + at) * print.pitch + LEAD];
-        if (a < 0 || b > strips) continue;
         let off = 0;
         for (let ch = 0; ch < 3; ch++) {
-          const seen = printMean(sums, ch, a, b);
+          const seen = bandAt(k, (shift + jitter) * pixel, ch);
+          if (seen === null) {
+            off = Infinity;
+            break;
+          }
           off = Math.max(off, Math.abs(seen - bands[3 * k + ch]));
           [low[ch], high[ch]] = [Math.min(low[ch], seen), Math.max(high[ch], seen)];
         }
         nearest = Math.min(nearest, off);
       }
-      const range = Math.max(high[0] - low[0], high[1] - low[1], high[2] - low[2]);
+      const range = Math.max(0, high[0] - low[0], high[1] - low[1], high[2] - low[2]);
       if (!(nearest - LINE_SLACK * range <= tolerance)) return false;
     }
     return true;

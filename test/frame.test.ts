@@ -6,7 +6,7 @@ import { parseCellName } from '../src/board';
 import { learn } from '../src/learn';
 import { loadSkin, saveSkin } from '../src/skin';
 import type { Analysis, Side, Skin } from '../src/types';
-import { FIXTURES, readBoard, runCli, tempDir } from './helpers';
+import { FIXTURES, readBoard, runCli, scaled, tempDir } from './helpers';
 
 // A window over the last rows or columns of a board: the grid ends at the window's edge, and the counts
 // along it see cells that are not read. Before the skins knew their frames, these covers gave false
@@ -64,6 +64,16 @@ test.each(COVERS)('%s, its %s covered through %d rows or columns in %s: the side
 test.each(['xdemineur/s2-03.png', 'xbomb/s2-03.png', 'kmines/s2-05.png', 'gnome-mines/s2-02.png', 'ace-minesweeper/s2-03.png'])('%s in full: every side shows the frame', async (shot) => {
   const { analysis } = await analyzeImage(path.join(FIXTURES, shot), shot);
   expect(analysis.notes.join(' ')).not.toMatch(/does not show the game's frame|may go on/);
+});
+
+// The board's own outer line is not the frame: xbomb draws it green beside open cells once a game is lost, and
+// KMines draws it thicker in a larger window (here 4 px where its skin's capture had 2.5, then scaled 1.5×).
+// Both were read as covered before only the line's step to the frame beyond it was asked for.
+test.each([['xbomb/lost/s4-01.reveal.png', 1], ['xbomb/lost/s4-02.reveal.png', 1], ['counters/kmines-v2-f00.png', 1.5], ['kmines/s3-02.png', 2.5]])('%s at %d×: the board\'s own line, green or thick, is not a cover', async (shot, factor) => {
+  const file = path.join(FIXTURES, shot);
+  const { analysis } = await analyzeImage(factor === 1 ? file : await scaled(file, factor), shot);
+  expect(analysis.error).toBeUndefined();
+  expect(analysis.notes.join(' ')).not.toMatch(/does not show the game's frame/);
 });
 
 describe('a skin learned from one capture knows its frame', () => {
