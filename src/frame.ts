@@ -131,6 +131,12 @@ const SHIFTS = [0, -0.25, 0.25, -0.5, 0.5, -0.75, 0.75, -1, 1, -1.25, 1.25, -1.5
 const JITTER = [-0.5, -0.25, 0, 0.25, 0.5];
 
 /**
+ * The shifts are held to this share of a cell: on a board shown small (xdemineur at 50 %, 10 px cells) two
+ * pixels are a fifth of a cell, and a grey window matched its grey frame shifted past its bevel.
+ */
+const MAX_SHIFT = 0.1;
+
+/**
  * Whether the bands seen are within `tolerance` of the print as it would look at `pitch`, at some shift. The
  * first band holds the board's own outer line, whose colour follows its cells (xbomb draws it green beside
  * open cells once a game is lost) and whose width follows the scale KMines draws at: of it, only the step to
@@ -148,7 +154,7 @@ function printMatches(print: FramePrint, bands: number[], pitch: number, toleran
     return a < 0 || b > strips ? null : printMean(sums, ch, a, b);
   };
   const seenStep = Math.max(...[0, 1, 2].map((ch) => Math.abs(bands[ch] - bands[3 + ch])));
-  return SHIFTS.some((shift) => {
+  return SHIFTS.filter((shift) => Math.abs(shift) * pixel <= MAX_SHIFT + 1e-9).some((shift) => {
     let step = Infinity;
     for (const jitter of JITTER) {
       let jittered = 0;
