@@ -73,45 +73,46 @@ export function mergePrints(captures: Partial<Record<Side, FramePrint>>[]): Part
 
 const pitchOf = (grid: Grid, side: Side): number => (side === 'left' || side === 'right' ? grid.pitchX : grid.pitchY);
 
-/** A side as strips running along it: which image axis is across them, where its edge is, and which way is out. */
-function sideGeometry(image: RgbaImage, grid: Grid, side: Side) {
+/**
+ * The mean colour (r, g, b) of what lies `from` to `to` pixels beyond the side's edge (negative: inside the
+ * grid), along the side's middle (half a pitch in from each end: a frame's corners differ); null past the image.
+ */
+function beyond(image: RgbaImage, grid: Grid, side: Side): (from: number, to: number) => number[] | null {
   const { left, top, right, bottom } = gridEdges(grid);
   const vertical = side === 'left' || side === 'right';
-  const [from, to] = vertical ? [top + grid.pitchY / 2, bottom - grid.pitchY / 2] : [left + grid.pitchX / 2, right - grid.pitchX / 2];
-  return {
-    vertical,
-    edge: { left, right, top, bottom }[side],
-    outward: side === 'left' || side === 'top' ? -1 : 1,
-    limit: vertical ? image.width : image.height,
-    along: [Math.round(from), Math.round(to)] as const,
+  const [start, end] = vertical ? [top + grid.pitchY / 2, bottom - grid.pitchY / 2] : [left + grid.pitchX / 2, right - grid.pitchX / 2];
+  const along = [Math.round(start), Math.round(end)] as const;
+  const edge = { left, right, top, bottom }[side];
+  const outward = side === 'left' || side === 'top' ? -1 : 1;
+  const limit = vertical ? image.width : image.height;
+  return (from, to) => {
+    const [a, b] = [edge + outward * from, edge + outward * to].sort((p, q) => p - q);
+    return a < 0 || b > limit ? null : stripMean(image, vertical, a, b, along);
   };
 }
 
-/**
- * Mean colour (r, g, b after one another) of each band beyond the side, along the side's middle (half a pitch
- * in from each end: a frame's corners differ); null when a band lies past the image.
- */
+/** Mean colour (r, g, b after one another) of each band beyond the side; null when a band lies past the image. */
 function sideBands(image: RgbaImage, grid: Grid, side: Side): number[] | null {
-  const { vertical, edge, outward, limit, along } = sideGeometry(image, grid, side);
+  const strip = beyond(image, grid, side);
   const pitch = pitchOf(grid, side);
   const bands: number[] = [];
   for (let k = 0; k < BANDS; k++) {
-    const [a, b] = [edge + outward * k * BAND * pitch, edge + outward * (k + 1) * BAND * pitch].sort((p, q) => p - q);
-    if (a < 0 || b > limit) return null;
-    bands.push(...stripMean(image, vertical, a, b, along));
+    const band = strip(k * BAND * pitch, (k + 1) * BAND * pitch);
+    if (!band) return null;
+    bands.push(...band);
   }
   return bands;
 }
 
 /** The side's print: a pixel-wide strip at a time, from LEAD pixels inside the edge to past the last band; null past the image. */
 function framePrint(image: RgbaImage, grid: Grid, side: Side): FramePrint | null {
-  const { vertical, edge, outward, limit, along } = sideGeometry(image, grid, side);
+  const strip = beyond(image, grid, side);
   const pitch = pitchOf(grid, side);
   const colours: number[] = [];
   for (let i = -LEAD; i < Math.ceil(BANDS * BAND * pitch) + REACH; i++) {
-    const [a, b] = [edge + outward * i, edge + outward * (i + 1)].sort((p, q) => p - q);
-    if (a < 0 || b > limit) return null;
-    colours.push(...stripMean(image, vertical, a, b, along).map((v) => Math.round(v)));
+    const pixel = strip(i, i + 1);
+    if (!pixel) return null;
+    colours.push(...pixel.map((v) => Math.round(v)));
   }
   return { pitch: Math.round(pitch * 100) / 100, colours };
 }
