@@ -1,6 +1,8 @@
 // @ts-check
 // node scripts/learn-frames.js: each built-in skin's frame prints (src/frame.ts), from the captures in
-// fixtures/<game>/learn/ that read as that skin, into its skin.json. Run after `npm run build`.
+// fixtures/<game>/learn/ that read as that skin, into its skin.json, each print stopping at the game window's
+// edge (from the capture's meta.json: beyond it the live tool's screen is black, a user's desktop is not).
+// Run after `npm run build`.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -21,7 +23,9 @@ async function main() {
       const bytes = fs.readFileSync(path.join(dir, name));
       const { analysis } = await analyzeImage(bytes, name, { reasons: false });
       if (!analysis.grid || !analysis.skin) throw new Error(`${game}/learn/${name}: ${analysis.error ?? 'no skin'}`);
-      bySkin.set(analysis.skin, [...(bySkin.get(analysis.skin) ?? []), framePrints(await decode(bytes), analysis.grid)]);
+      const { window: w } = JSON.parse(fs.readFileSync(path.join(dir, name.replace(/\.png$/, '.meta.json')), 'utf8'));
+      const window = { left: w.x, top: w.y, width: w.w, height: w.h };
+      bySkin.set(analysis.skin, [...(bySkin.get(analysis.skin) ?? []), framePrints(await decode(bytes), analysis.grid, window)]);
     }
   }
   for (const [skin, prints] of bySkin) {

@@ -1,6 +1,6 @@
 // What a game draws just outside its board, side by side. A board whose side shows something else (a window
 // over its last rows or columns) may go on there: its counts along that side see cells not read.
-import type { FramePrint, Grid, RgbaImage, Side, Skin } from './types';
+import type { FramePrint, Grid, Rect, RgbaImage, Side, Skin } from './types';
 import { gridEdges } from './pixels';
 
 const SIDES: Side[] = ['top', 'bottom', 'left', 'right'];
@@ -29,13 +29,20 @@ const LINE_SLACK = 0.3;
 /** The board's outer line must step from the band beyond it by at least this share of the print's step. */
 const LINE_KEPT = 0.5;
 
-/** The sides whose frame the skin knows and the image does not show: something covers the board there. */
+/**
+ * The sides whose frame the skin knows and the image does not show: something covers the board there. A side
+ * whose print nearest in size is short (that layout's window ends about at the board) is not judged.
+ */
 export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
   return SIDES.filter((side) => {
     const pitch = pitchOf(grid, side);
-    const prints = skin.frames?.[side]?.filter((print) => pitch >= SCALES[0] * print.pitch && pitch <= SCALES[1] * print.pitch);
-    const bands = prints?.length ? sideBands(image, grid, side) : null;
-    return prints && bands && !prints.some((print) => printMatches(print, bands, pitch, TOLERANCE));
+    const prints = skin.frames?.[side]?.filter((print) => pitch >= SCALES[0] * print.pitch && pitch <= SCALES[1] * print.pitch) ?? [];
+    const off = (print: FramePrint) => Math.abs(Math.log(pitch / print.pitch));
+    const nearest = prints.reduce<FramePrint | null>((a, b) => (a && off(a) <= off(b) ? a : b), null);
+    if (!nearest || isShort(nearest)) return false;
+    const strip = beyond(image, grid, side);
+    const bands = sideBands(strip, pitch);
+    return bands !== null && !prints.some((print) => !isShort(print) && printMatches(print, bands, pitch, TOLERANCE, strip));
   });
 }
 
@@ -45,10 +52,13 @@ export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] 
  */
 const SCALES = [0.45, 2.75];
 
-/** Each side's print in a capture, where it lies within the image. */
-export function framePrints(image: RgbaImage, grid: Grid): Partial<Record<Side, FramePrint>> {
+/**
+ * Each side's print in a capture. It stops at the game window's edge (by default the image's): what lies
+ * beyond (the desktop, another window's border) is not the game's to draw.
+ */
+export function framePrints(image: RgbaImage, grid: Grid, window?: Rect): Partial<Record<Side, FramePrint>> {
   return Object.fromEntries(SIDES.flatMap((side) => {
-    const print = framePrint(image, grid, side);
+    const print = framePrint(image, grid, side, window);
     return print ? [[side, print]] : [];
   }));
 }
@@ -63,38 +73,42 @@ export function mergePrints(captures: Partial<Record<Side, FramePrint>>[]): Part
   for (const side of SIDES) {
     const kept: FramePrint[] = [];
     for (const print of captures.flatMap((c) => c[side] ?? [])) {
-      const bands = printBands(print);
-      if (!kept.some((k) => Math.abs(k.pitch / print.pitch - 1) < 0.1 && printMatches(k, bands, print.pitch, TOLERANCE / 2))) kept.push(print);
+      const bands = isShort(print) ? null : printBands(print);
+      const same = (k: FramePrint) => (bands ? !isShort(k) && printMatches(k, bands, print.pitch, TOLERANCE / 2) : isShort(k));
+      if (!kept.some((k) => Math.abs(k.pitch / print.pitch - 1) < 0.1 && same(k))) kept.push(print);
     }
     if (kept.length) merged[side] = kept;
   }
   return merged;
 }
 
+type Strip = (from: number, to: number) => number[] | null;
+
 const pitchOf = (grid: Grid, side: Side): number => (side === 'left' || side === 'right' ? grid.pitchX : grid.pitchY);
 
 /**
  * The mean colour (r, g, b) of what lies `from` to `to` pixels beyond the side's edge (negative: inside the
- * grid), along the side's middle (half a pitch in from each end: a frame's corners differ); null past the image.
+ * grid), along the side's middle (half a pitch in from each end: a frame's corners differ); null past the
+ * image, or past the window when given.
  */
-function beyond(image: RgbaImage, grid: Grid, side: Side): (from: number, to: number) => number[] | null {
+function beyond(image: RgbaImage, grid: Grid, side: Side, window?: Rect): Strip {
   const { left, top, right, bottom } = gridEdges(grid);
   const vertical = side === 'left' || side === 'right';
   const [start, end] = vertical ? [top + grid.pitchY / 2, bottom - grid.pitchY / 2] : [left + grid.pitchX / 2, right - grid.pitchX / 2];
   const along = [Math.round(start), Math.round(end)] as const;
   const edge = { left, right, top, bottom }[side];
   const outward = side === 'left' || side === 'top' ? -1 : 1;
-  const limit = vertical ? image.width : image.height;
+  const [low, high] = window
+    ? vertical ? [window.left, window.left + window.width] : [window.top, window.top + window.height]
+    : [0, vertical ? image.width : image.height];
   return (from, to) => {
     const [a, b] = [edge + outward * from, edge + outward * to].sort((p, q) => p - q);
-    return a < 0 || b > limit ? null : stripMean(image, vertical, a, b, along);
+    return a < Math.max(0, low) || b > Math.min(high, vertical ? image.width : image.height) ? null : stripMean(image, vertical, a, b, along);
   };
 }
 
 /** Mean colour (r, g, b after one another) of each band beyond the side; null when a band lies past the image. */
-function sideBands(image: RgbaImage, grid: Grid, side: Side): number[] | null {
-  const strip = beyond(image, grid, side);
-  const pitch = pitchOf(grid, side);
+function sideBands(strip: Strip, pitch: number): number[] | null {
   const bands: number[] = [];
   for (let k = 0; k < BANDS; k++) {
     const band = strip(k * BAND * pitch, (k + 1) * BAND * pitch);
@@ -104,23 +118,38 @@ function sideBands(image: RgbaImage, grid: Grid, side: Side): number[] | null {
   return bands;
 }
 
-/** The side's print: a pixel-wide strip at a time, from LEAD pixels inside the edge to past the last band; null past the image. */
-function framePrint(image: RgbaImage, grid: Grid, side: Side): FramePrint | null {
-  const strip = beyond(image, grid, side);
+/**
+ * The side's print: a pixel-wide strip at a time, from LEAD pixels inside the edge to past the last band, or
+ * to the window's edge; null when the edge itself lies past it.
+ */
+function framePrint(image: RgbaImage, grid: Grid, side: Side, window?: Rect): FramePrint | null {
+  const strip = beyond(image, grid, side, window);
   const pitch = pitchOf(grid, side);
   const colours: number[] = [];
   for (let i = -LEAD; i < Math.ceil(BANDS * BAND * pitch) + REACH; i++) {
     const pixel = strip(i, i + 1);
-    if (!pixel) return null;
+    if (!pixel) break;
     colours.push(...pixel.map((v) => Math.round(v)));
   }
-  return { pitch: Math.round(pitch * 100) / 100, colours };
+  if (colours.length < 3 * LEAD) return null;
+  const print = { pitch: Math.round(pitch * 100) / 100, colours };
+  return colours.length / 3 < LEAD + Math.ceil(BANDS * BAND * pitch) + REACH ? { ...print, windowEdge: true } : print;
 }
 
-/** The bands a print shows at its own pitch. */
+/**
+ * Whether a print stops short of the board's outer line and the band beyond it, unshifted: its layout's window
+ * ends there. (Bands past the end of a longer print are not compared.)
+ */
+const isShort = (print: FramePrint): boolean => print.colours.length / 3 < LEAD + 2 * BAND * print.pitch;
+
+/** The bands a print shows at its own pitch; NaN past its end. */
 function printBands(print: FramePrint): number[] {
   const sums = cumulative(print);
-  return Array.from({ length: BANDS }, (_, k) => [0, 1, 2].map((ch) => printMean(sums, ch, k * BAND * print.pitch + LEAD, (k + 1) * BAND * print.pitch + LEAD))).flat();
+  const strips = sums.length / 3 - 1;
+  return Array.from({ length: BANDS }, (_, k) => [0, 1, 2].map((ch) => {
+    const [a, b] = [k * BAND * print.pitch + LEAD, (k + 1) * BAND * print.pitch + LEAD];
+    return b > strips ? NaN : printMean(sums, ch, a, b);
+  })).flat();
 }
 
 /**
@@ -143,9 +172,10 @@ const MAX_SHIFT = 0.1;
  * open cells once a game is lost) and whose width follows the scale KMines draws at: of it, only the step to
  * the next band is asked for, at least LINE_KEPT of the print's. Each other band: its largest channel
  * difference at its best jitter, less LINE_SLACK of the range it takes over the jitters (a band across a
- * line of the frame can so take colours near the line's sides; where the frame is plain it must show its colour).
+ * line of the frame can so take colours near the line's sides; where the frame is plain it must show its
+ * colour). Jitters that take a band past a print's end are left out; a band past it at every one is not compared.
  */
-function printMatches(print: FramePrint, bands: number[], pitch: number, tolerance: number): boolean {
+function printMatches(print: FramePrint, bands: number[], pitch: number, tolerance: number, strip?: Strip): boolean {
   const sums = cumulative(print);
   const strips = sums.length / 3 - 1;
   const blur = 0.5 * Math.max(0, 1 / print.pitch - 1 / pitch);
@@ -167,26 +197,37 @@ function printMatches(print: FramePrint, bands: number[], pitch: number, toleran
     }
     if (!(seenStep >= LINE_KEPT * step - tolerance)) return false;
     for (let k = 1; k < BANDS; k++) {
+      if (Number.isNaN(bands[3 * k])) continue;
       let nearest = Infinity;
       const [low, high] = [[Infinity, Infinity, Infinity], [-Infinity, -Infinity, -Infinity]];
-      for (const jitter of JITTER) {
+      jitters: for (const jitter of JITTER) {
         let off = 0;
         for (let ch = 0; ch < 3; ch++) {
           const seen = bandAt(k, (shift + jitter) * pixel, ch);
-          if (seen === null) {
-            off = Infinity;
-            break;
-          }
+          if (seen === null) continue jitters;
           off = Math.max(off, Math.abs(seen - bands[3 * k + ch]));
           [low[ch], high[ch]] = [Math.min(low[ch], seen), Math.max(high[ch], seen)];
         }
         nearest = Math.min(nearest, off);
       }
+      if (low[0] === Infinity) continue;
       const range = Math.max(0, high[0] - low[0], high[1] - low[1], high[2] - low[2]);
       if (!(nearest - LINE_SLACK * range <= tolerance)) return false;
     }
-    return true;
+    return !(print.windowEdge && strip && marginGoesOn(print, strip, pitch, shift * pixel, tolerance));
   });
+}
+
+/**
+ * Whether what is seen across where the print's window ended is one colour (a pixel each side, half a pixel
+ * off it): the frame's margin going on past the window's edge is a window over the board (past the game's
+ * window lies its border or the desktop). Nothing seen there (past the image) is no sign either way. `at`:
+ * the shift, in pitches.
+ */
+function marginGoesOn(print: FramePrint, strip: Strip, pitch: number, at: number, tolerance: number): boolean {
+  const edge = (print.colours.length / 3 - LEAD - at * print.pitch) * (pitch / print.pitch);
+  const [inside, past] = [strip(edge - 1.5, edge - 0.5), strip(edge + 0.5, edge + 1.5)];
+  return inside !== null && past !== null && [0, 1, 2].every((ch) => Math.abs(inside[ch] - past[ch]) <= tolerance);
 }
 
 /** Mean colour over the image's strips [a, b) across (fractional pixels weighed by their share) and `along`. */

@@ -139,6 +139,8 @@ export interface FramePrint {
   pitch: number;
   /** r, g, b of each pixel-wide strip, from a few pixels inside the edge (frame.ts) outward. */
   colours: number[];
+  /** The strips stop at the game window's edge: what lies past it is not the game's. */
+  windowEdge?: boolean;
 }
 
 export interface Skin {

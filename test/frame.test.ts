@@ -6,7 +6,7 @@ import { parseCellName } from '../src/board';
 import { learn } from '../src/learn';
 import { loadSkin, saveSkin } from '../src/skin';
 import type { Analysis, Side, Skin } from '../src/types';
-import { FIXTURES, readBoard, runCli, scaled, tempDir } from './helpers';
+import { FIXTURES, onDesktop, readBoard, runCli, scaled, tempDir } from './helpers';
 
 // A window over the last rows or columns of a board: the grid ends at the window's edge, and the counts
 // along it see cells that are not read. Before the skins knew their frames, these covers gave false
@@ -77,6 +77,24 @@ test.each(['xdemineur/s2-03.png', 'xbomb/s2-03.png', 'kmines/s2-05.png', 'gnome-
   expect(analysis.notes.join(' ')).not.toMatch(/does not show the game's frame|may go on/);
 });
 
+/** The game's window alone, cut from the live tool's screen (black around it) by the capture's meta.json. */
+async function windowOf(file: string): Promise<Buffer> {
+  const { window: w } = JSON.parse(readFileSync(file.replace(/(\.reveal)?\.png$/, '.meta.json'), 'utf8'));
+  return sharp(file).extract({ left: w.x, top: w.y, width: w.w, height: w.h }).png().toBuffer();
+}
+
+// xbomb's and ace's boards lie a few pixels from their windows' edges. The prints once ran on past them into
+// the live tool's black screen, and each xbomb shot on a desktop read as covered on its left, ace's level 1
+// on its left and bottom (the window's frame, or the wallpaper, there): the prints now stop at the window.
+test.each(['xbomb/s2-03.png', 'xbomb/s2-01.png', 'ace-minesweeper/s2-01.png', 'ace-minesweeper/s2-03.png', 'xdemineur/s2-03.png', 'gnome-mines/s2-02.png'])('%s, its window on a desktop: every side shows the frame', async (shot) => {
+  const file = path.join(FIXTURES, shot);
+  for (const [left, top] of [[150, 90], [611, 347]]) {
+    const { analysis } = await analyzeImage(await onDesktop(await windowOf(file), left, top), shot);
+    expect(analysis.status).toBe('ok');
+    expect(analysis.notes.join(' ')).not.toMatch(/does not show the game's frame|may go on/);
+  }
+});
+
 // The board's own outer line is not the frame: xbomb draws it green beside open cells once a game is lost, and
 // KMines draws it thicker in a larger window (here 4 px where its skin's capture had 2.5, then scaled 1.5×).
 // Both were read as covered before only the line's step to the frame beyond it was asked for.
@@ -111,6 +129,25 @@ describe('a skin learned from one capture knows its frame', () => {
     const { analysis: full } = await analyzeImage(file, 'xdemineur/s2-05.png', { skin: skinDir });
     expect(full.notes.join(' ')).not.toMatch(/does not show the game's frame/);
   });
+});
+
+test('a skin learned from a capture of the window alone: its prints stop at the image\'s edge, and a desktop around the window is not a cover', async () => {
+  const tmp = tempDir();
+  try {
+    const capture = path.join(FIXTURES, 'xbomb/learn/s1-02.png');
+    const skin = await learn([{ image: await windowOf(capture), board: readBoard(capture.replace(/\.png$/, '.board.txt')) }], 'xbomb-window');
+    expect(['left', 'right'].map((side) => skin.frames?.[side as Side]?.[0].windowEdge)).toEqual([true, true]);
+    expect(skin.frames?.top?.[0].windowEdge).toBeUndefined();
+    await saveSkin(skin, tmp.dir);
+    expect((await loadSkin(tmp.dir)).frames).toEqual(skin.frames);
+    const file = path.join(FIXTURES, 'xbomb/s2-03.png');
+    const { analysis: desk } = await analyzeImage(await onDesktop(await windowOf(file), 150, 90), 'xbomb/s2-03.png', { skin: tmp.dir });
+    expect(desk.notes.join(' ')).not.toMatch(/does not show the game's frame/);
+    const { analysis: open } = await analyzeImage(await covered(file, 'right', 2, '#ffffff'), 'xbomb/s2-03.png', { skin: tmp.dir });
+    expect(open.notes.join(' ')).toMatch(/board's right side does not show the game's frame/);
+  } finally {
+    tmp.cleanup();
+  }
 });
 
 test('mine-assist learn says which sides of the frame it learned, and writes them to skin.json', async () => {

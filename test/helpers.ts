@@ -56,7 +56,7 @@ export async function scaled(file: string, factor: number): Promise<Buffer> {
  * The screenshot inside a window frame on a 1920×1080 desktop: gradient wallpaper, a column of icons,
  * a taskbar, a second window — things a locator must not mistake for the board.
  */
-export async function onDesktop(file: string, left: number, top: number): Promise<Buffer> {
+export async function onDesktop(file: string | Buffer, left: number, top: number): Promise<Buffer> {
   const { width = 0, height = 0 } = await sharp(file).metadata();
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1d4e89"/><stop offset="1" stop-color="#6aa3d8"/></linearGradient></defs>
