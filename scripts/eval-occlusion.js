@@ -1,15 +1,16 @@
 // @ts-check
-// node scripts/eval-occlusion.js [shot.png …]: covers one side of the board in held-out shots with a flat
+// node scripts/eval-occlusion.js [--variant=50%|jpeg75|…] [shot.png …]: covers one side of the board in held-out shots with a flat
 // rectangle (a window or a notification over the game), from past the board's edge through 1, 3 and 5 rows or
 // columns and 0, 30 or 60 % of the next, in black, white, the window's grey and a blue, and counts the deductions
 // the ground truth (<name>.mines.txt) contradicts. The counts along the rectangle's edge see cells not read:
 // the side must be found open (it does not show the game's frame, src/frame.ts). Any false deduction here is
-// a board read as ending where it does not.
+// a board read as ending where it does not. --variant reads each covered shot as scripts/variants.js copies it.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const sharp = require('sharp');
 const { falseOnPart } = require('./false-on-part.js');
+const { VARIANTS } = require('./variants.js');
 const { analyzeImage } = require('../dist/analyze.js');
 const { parseBoard } = require('../dist/board.js');
 
@@ -21,6 +22,9 @@ const SIDES = /** @type {const} */ (['top', 'bottom', 'left', 'right']);
 
 async function main() {
   const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const variant = process.argv.find((a) => a.startsWith('--variant='))?.slice('--variant='.length) ?? '100%';
+  const copy = VARIANTS[/** @type {keyof typeof VARIANTS} */ (variant)];
+  if (!copy) throw new Error(`no variant ${variant}: ${Object.keys(VARIANTS).join(', ')}`);
   let [covers, read, falseDeductions, deductions, withFalse] = [0, 0, 0, 0, 0];
   for (const file of named.length ? named : DEFAULT) {
     const meta = JSON.parse(fs.readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8')).board;
@@ -34,7 +38,7 @@ async function main() {
           for (const colour of COLOURS) {
             const box = cover(meta, side, lines + f, width, height);
             const shot = await sharp(file).composite([{ input: { create: { ...box.size, channels: 4, background: colour } }, ...box.at }]).png().toBuffer();
-            const { analysis } = await analyzeImage(shot, file);
+            const { analysis } = await analyzeImage(await copy(shot), file);
             covers++;
             if (!analysis.board || !analysis.deductions) continue;
             read++;
