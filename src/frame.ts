@@ -31,18 +31,18 @@ const LINE_KEPT = 0.5;
 
 /**
  * The sides whose frame the skin knows and the image does not show: something covers the board there. A side
- * whose print nearest in size is short (that layout's window ends about at the board) is not judged.
+ * is not judged where a short print (its layout's window ends about at the board) was taken beside a board
+ * of this size: that layout is the one seen, at any scale.
  */
 export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
   return SIDES.filter((side) => {
     const pitch = pitchOf(grid, side);
     const prints = skin.frames?.[side]?.filter((print) => pitch >= SCALES[0] * print.pitch && pitch <= SCALES[1] * print.pitch) ?? [];
-    const off = (print: FramePrint) => Math.abs(Math.log(pitch / print.pitch));
-    const nearest = prints.reduce<FramePrint | null>((a, b) => (a && off(a) <= off(b) ? a : b), null);
-    if (!nearest || isShort(nearest)) return false;
+    const full = prints.filter((print) => !isShort(print));
+    if (!full.length || skin.frames?.[side]?.some((print) => isShort(print) && print.rows === grid.rows && print.cols === grid.cols)) return false;
     const strip = beyond(image, grid, side);
     const bands = sideBands(strip, pitch);
-    return bands !== null && !prints.some((print) => !isShort(print) && printMatches(print, bands, pitch, TOLERANCE, strip));
+    return bands !== null && !full.some((print) => printMatches(print, bands, pitch, TOLERANCE, strip));
   });
 }
 
@@ -65,8 +65,8 @@ export function framePrints(image: RgbaImage, grid: Grid, window?: Rect): Partia
 
 /**
  * The prints of several captures, each side's kept once per layout: a print that one kept at about its cell
- * size already matches is left out. (Another layout's, seen at another size, may match it only by the
- * pixel's leeway, and not at this size.)
+ * size already matches is left out, and a short one where a short one of its board's size is kept. (Another
+ * layout's, seen at another size, may match it only by the pixel's leeway, and not at this size.)
  */
 export function mergePrints(captures: Partial<Record<Side, FramePrint>>[]): Partial<Record<Side, FramePrint[]>> {
   const merged: Partial<Record<Side, FramePrint[]>> = {};
@@ -74,7 +74,7 @@ export function mergePrints(captures: Partial<Record<Side, FramePrint>>[]): Part
     const kept: FramePrint[] = [];
     for (const print of captures.flatMap((c) => c[side] ?? [])) {
       const bands = isShort(print) ? null : printBands(print);
-      const same = (k: FramePrint) => (bands ? !isShort(k) && printMatches(k, bands, print.pitch, TOLERANCE / 2) : isShort(k));
+      const same = (k: FramePrint) => (bands ? !isShort(k) && printMatches(k, bands, print.pitch, TOLERANCE / 2) : isShort(k) && k.rows === print.rows && k.cols === print.cols);
       if (!kept.some((k) => Math.abs(k.pitch / print.pitch - 1) < 0.1 && same(k))) kept.push(print);
     }
     if (kept.length) merged[side] = kept;
@@ -132,7 +132,7 @@ function framePrint(image: RgbaImage, grid: Grid, side: Side, window?: Rect): Fr
     colours.push(...pixel.map((v) => Math.round(v)));
   }
   if (colours.length < 3 * LEAD) return null;
-  const print = { pitch: Math.round(pitch * 100) / 100, colours };
+  const print = { pitch: Math.round(pitch * 100) / 100, colours, rows: grid.rows, cols: grid.cols };
   return colours.length / 3 < LEAD + Math.ceil(BANDS * BAND * pitch) + REACH ? { ...print, windowEdge: true } : print;
 }
 

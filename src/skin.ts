@@ -23,7 +23,7 @@ interface SkinJson {
   frames?: FramesJson;
 }
 
-type FramesJson = Partial<Record<Side, { pitch: number; colours: string; windowEdge?: true }[]>>;
+type FramesJson = Partial<Record<Side, { pitch: number; colours: string; windowEdge?: true; rows?: number; cols?: number }[]>>;
 
 export class SkinError extends Error {}
 
@@ -134,14 +134,15 @@ export async function saveSkin(skin: Skin, dir: string): Promise<void> {
 
 /** Frame prints as skin.json holds them, colours as hex triples. */
 export const framesJson = (frames: NonNullable<Skin['frames']>): FramesJson =>
-  mapSides(frames, (p) => [{ pitch: p.pitch, colours: hexTriples(p.colours), ...(p.windowEdge ? { windowEdge: true as const } : {}) }]);
+  mapSides(frames, (p) => [{ pitch: p.pitch, colours: hexTriples(p.colours), ...(p.windowEdge ? { windowEdge: true as const } : {}), ...(p.rows && p.cols ? { rows: p.rows, cols: p.cols } : {}) }]);
 
 /** Prints read back from skin.json; one not as saved (hand-edited) is left out: its side is then not checked. */
 const framesFromJson = (frames: FramesJson): NonNullable<Skin['frames']> =>
   mapSides(frames, (p) => {
     const colours = typeof p?.colours === 'string' ? p.colours.split(' ').flatMap((hex) => [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16))) : [];
     if (!(typeof p?.pitch === 'number' && p.pitch > 0 && colours.length && colours.every((v) => v >= 0))) return [];
-    return [p.windowEdge === true ? { pitch: p.pitch, colours, windowEdge: true } : { pitch: p.pitch, colours }];
+    const size = Number.isInteger(p.rows) && Number.isInteger(p.cols) ? { rows: p.rows, cols: p.cols } : {};
+    return [{ pitch: p.pitch, colours, ...(p.windowEdge === true ? { windowEdge: true } : {}), ...size }];
   });
 
 function mapSides<A, B>(sides: Partial<Record<Side, A[]>>, f: (a: A) => B[]): Partial<Record<Side, B[]>> {

@@ -141,6 +141,9 @@ export interface FramePrint {
   colours: number[];
   /** The strips stop at the game window's edge: what lies past it is not the game's. */
   windowEdge?: boolean;
+  /** The size of the board it was taken beside (a game's levels are each a window layout). */
+  rows?: number;
+  cols?: number;
 }
 
 export interface Skin {

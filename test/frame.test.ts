@@ -95,6 +95,21 @@ test.each(['xbomb/s2-03.png', 'xbomb/s2-01.png', 'ace-minesweeper/s2-01.png', 'a
   }
 });
 
+// xbomb's and ace's level 1 boards lie 2-6 px from their windows' edges: those sides' prints are short (they
+// stop before the board's line and the band past it), and a board of that size is not judged there. At 50 %
+// their 25 and 18 px cells were read against the 20 and 24 px prints of levels whose windows end farther out.
+test.each(['xbomb/s2-01.png', 'ace-minesweeper/s3-01.png'])('%s, a level whose window ends at its board, in full and at 50 %: no side read as covered; covered, its side open', async (shot) => {
+  const file = path.join(FIXTURES, shot);
+  for (const factor of [1, 0.5]) {
+    const { analysis } = await analyzeImage(factor === 1 ? file : await scaled(file, factor), shot);
+    expect(analysis.status).toBe('ok');
+    expect(analysis.notes.join(' ')).not.toMatch(/does not show the game's frame/);
+  }
+  const { analysis } = await analyzeImage(await covered(file, 'right', 2, '#2060c0'), shot);
+  expect(analysis.notes.join(' ')).toMatch(/board's (\w+ and )?right side does not show the game's frame/);
+  expect(falseDeductions(analysis, file)).toEqual([]);
+});
+
 // The board's own outer line is not the frame: xbomb draws it green beside open cells once a game is lost, and
 // KMines draws it thicker in a larger window (here 4 px where its skin's capture had 2.5, then scaled 1.5×).
 // Both were read as covered before only the line's step to the frame beyond it was asked for.
