@@ -38,7 +38,8 @@ export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] 
   return SIDES.filter((side) => {
     const pitch = pitchOf(grid, side);
     const prints = skin.frames?.[side]?.filter((print) => pitch >= SCALES[0] * print.pitch && pitch <= SCALES[1] * print.pitch) ?? [];
-    const full = prints.filter((print) => !isShort(print));
+    const off = (print: FramePrint) => Math.abs(Math.log(pitch / print.pitch));
+    const full = prints.filter((print) => !isShort(print)).sort((a, b) => off(a) - off(b));
     if (!full.length || skin.frames?.[side]?.some((print) => isShort(print) && print.rows === grid.rows && print.cols === grid.cols)) return false;
     const strip = beyond(image, grid, side);
     const bands = sideBands(strip, pitch);
