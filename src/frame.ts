@@ -220,15 +220,19 @@ function printMatches(print: FramePrint, bands: number[], pitch: number, toleran
 }
 
 /**
- * Whether what is seen across where the print's window ended is one colour (a pixel each side, half a pixel
- * off it): the frame's margin going on past the window's edge is a window over the board (past the game's
- * window lies its border or the desktop). Nothing seen there (past the image) is no sign either way. `at`:
- * the shift, in pitches.
+ * Whether the frame's margin is seen going on past where the print's window ended: what is seen a pixel past
+ * that edge (half a pixel off it) has the colour of what is seen a pixel inside it, or of the print's last pixel
+ * but one (its last can be the window's own border line) — a window over the board (past the game's window lies
+ * its border or the desktop). Nothing seen there
+ * (past the image) is no sign either way. `at`: the shift, in pitches.
  */
 function marginGoesOn(print: FramePrint, strip: Strip, pitch: number, at: number, tolerance: number): boolean {
   const edge = (print.colours.length / 3 - LEAD - at * print.pitch) * (pitch / print.pitch);
-  const [inside, past] = [strip(edge - 1.5, edge - 0.5), strip(edge + 0.5, edge + 1.5)];
-  return inside !== null && past !== null && [0, 1, 2].every((ch) => Math.abs(inside[ch] - past[ch]) <= tolerance);
+  const past = strip(edge + 0.5, edge + 1.5);
+  const inside = strip(edge - 1.5, edge - 0.5);
+  const margin = print.colours.slice(-6, -3);
+  const like = (colour: number[] | null) => colour !== null && past !== null && [0, 1, 2].every((ch) => Math.abs(colour[ch] - past[ch]) <= tolerance);
+  return like(inside) || like(margin);
 }
 
 /** Mean colour over the image's strips [a, b) across (fractional pixels weighed by their share) and `along`. */
