@@ -63,24 +63,20 @@ test.each(COVERS)('%s, its %s covered through %d rows or columns in %s: the side
 
 // At 50 % a frame's lines are a pixel wide and the grid's edge is found to a pixel: the shifts tried are held
 // to a tenth of a cell, or a grey window over xdemineur's bottom rows matched its grey frame shifted (5 false).
-test('xdemineur s2-05 at 50 %, its bottom covered through 5 rows in grey: the side is open, every deduction true', async () => {
-  const file = path.join(FIXTURES, 'xdemineur/s2-05.png');
-  const { width = 0 } = await sharp(file).metadata();
-  const shot = await sharp(await covered(file, 'bottom', 5, '#c0c0c0')).resize({ width: Math.round(width / 2) }).png().toBuffer();
-  const { analysis } = await analyzeImage(shot, 'xdemineur/s2-05.png');
-  expect(analysis.notes.join(' ')).toMatch(/board's bottom side does not show the game's frame/);
-  expect(falseDeductions(analysis, file, Math.round(width / 2) / width)).toEqual([]);
-});
-
-// At 50 % xbomb's right frame is a pixel of line and a pixel and a half of white margin to its window's edge: a
+// xbomb's right frame is then a pixel of line and a pixel and a half of white margin to its window's edge: a
 // white window over its last column matched them shifted by a pixel, where what lies a pixel inside the edge is
-// the line (3 false). Past the edge the window's white is the margin's own colour.
-test('xbomb s2-03 at 50 %, its right covered through one column in white: the side is open, every deduction true', async () => {
-  const file = path.join(FIXTURES, 'xbomb/s2-03.png');
+// the line (3 false); past the edge the window's white is the margin's own colour.
+const HALF_SIZE_COVERS: [shot: string, side: Side, depth: number, colour: string][] = [
+  ['xdemineur/s2-05.png', 'bottom', 5, '#c0c0c0'],
+  ['xbomb/s2-03.png', 'right', 1, '#ffffff'],
+];
+
+test.each(HALF_SIZE_COVERS)('%s at 50 %%, its %s covered through %d rows or columns in %s: the side is open, every deduction true', async (shot, side, depth, colour) => {
+  const file = path.join(FIXTURES, shot);
   const { width = 0 } = await sharp(file).metadata();
-  const shot = await sharp(await covered(file, 'right', 1, '#ffffff')).resize({ width: Math.round(width / 2) }).png().toBuffer();
-  const { analysis } = await analyzeImage(shot, 'xbomb/s2-03.png');
-  expect(analysis.notes.join(' ')).toMatch(/board's right side does not show the game's frame/);
+  const half = await sharp(await covered(file, side, depth, colour)).resize({ width: Math.round(width / 2) }).png().toBuffer();
+  const { analysis } = await analyzeImage(half, shot);
+  expect(analysis.notes.join(' ')).toMatch(new RegExp(`board's ${side} side does not show the game's frame`));
   expect(falseDeductions(analysis, file, Math.round(width / 2) / width)).toEqual([]);
 });
 
