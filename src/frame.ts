@@ -99,12 +99,13 @@ function beyond(image: RgbaImage, grid: Grid, side: Side, window?: Rect): Strip 
   const along = [Math.round(start), Math.round(end)] as const;
   const edge = { left, right, top, bottom }[side];
   const outward = side === 'left' || side === 'top' ? -1 : 1;
+  const limit = vertical ? image.width : image.height;
   const [low, high] = window
-    ? vertical ? [window.left, window.left + window.width] : [window.top, window.top + window.height]
-    : [0, vertical ? image.width : image.height];
+    ? vertical ? [Math.max(0, window.left), Math.min(limit, window.left + window.width)] : [Math.max(0, window.top), Math.min(limit, window.top + window.height)]
+    : [0, limit];
   return (from, to) => {
     const [a, b] = [edge + outward * from, edge + outward * to].sort((p, q) => p - q);
-    return a < Math.max(0, low) || b > Math.min(high, vertical ? image.width : image.height) ? null : stripMean(image, vertical, a, b, along);
+    return a < low || b > high ? null : stripMean(image, vertical, a, b, along);
   };
 }
 
@@ -127,14 +128,15 @@ function framePrint(image: RgbaImage, grid: Grid, side: Side, window?: Rect): Fr
   const strip = beyond(image, grid, side, window);
   const pitch = pitchOf(grid, side);
   const colours: number[] = [];
-  for (let i = -LEAD; i < Math.ceil(BANDS * BAND * pitch) + REACH; i++) {
+  let windowEdge = false;
+  for (let i = -LEAD; i < Math.ceil(BANDS * BAND * pitch) + REACH && !windowEdge; i++) {
     const pixel = strip(i, i + 1);
-    if (!pixel) break;
-    colours.push(...pixel.map((v) => Math.round(v)));
+    if (pixel) colours.push(...pixel.map((v) => Math.round(v)));
+    else windowEdge = true;
   }
   if (colours.length < 3 * LEAD) return null;
   const print = { pitch: Math.round(pitch * 100) / 100, colours, rows: grid.rows, cols: grid.cols };
-  return colours.length / 3 < LEAD + Math.ceil(BANDS * BAND * pitch) + REACH ? { ...print, windowEdge: true } : print;
+  return windowEdge ? { ...print, windowEdge } : print;
 }
 
 /**
@@ -223,8 +225,8 @@ function printMatches(print: FramePrint, bands: number[], pitch: number, toleran
  * Whether the frame's margin is seen going on past where the print's window ended: what is seen a pixel past
  * that edge (half a pixel off it) has the colour of what is seen a pixel inside it, or of the print's last pixel
  * but one (its last can be the window's own border line) — a window over the board (past the game's window lies
- * its border or the desktop). Nothing seen there
- * (past the image) is no sign either way. `at`: the shift, in pitches.
+ * its border or the desktop). Nothing seen there (past the image) is no sign either way. `at`: the shift, in
+ * pitches.
  */
 function marginGoesOn(print: FramePrint, strip: Strip, pitch: number, at: number, tolerance: number): boolean {
   const edge = (print.colours.length / 3 - LEAD - at * print.pitch) * (pitch / print.pitch);
