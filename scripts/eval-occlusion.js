@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const sharp = require('sharp');
 const { falseOnPart } = require('./false-on-part.js');
-const { VARIANTS } = require('./variants.js');
+const { VARIANTS, variant: copyNamed } = require('./variants.js');
 const { analyzeImage } = require('../dist/analyze.js');
 const { parseBoard } = require('../dist/board.js');
 
@@ -23,8 +23,8 @@ const SIDES = /** @type {const} */ (['top', 'bottom', 'left', 'right']);
 async function main() {
   const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const variant = process.argv.find((a) => a.startsWith('--variant='))?.slice('--variant='.length) ?? '100%';
-  const copy = VARIANTS[/** @type {keyof typeof VARIANTS} */ (variant)];
-  if (!copy) throw new Error(`no variant ${variant}: ${Object.keys(VARIANTS).join(', ')}`);
+  const copy = copyNamed(variant);
+  if (!copy) throw new Error(`no variant ${variant}: ${Object.keys(VARIANTS).join(', ')} or a scale (75%)`);
   let [covers, read, falseDeductions, deductions, withFalse] = [0, 0, 0, 0, 0];
   for (const file of named.length ? named : DEFAULT) {
     const meta = JSON.parse(fs.readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8')).board;

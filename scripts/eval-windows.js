@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const sharp = require('sharp');
-const { VARIANTS } = require('./variants.js');
+const { VARIANTS, variant: copyNamed } = require('./variants.js');
 const { analyzeImage } = require('../dist/analyze.js');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -18,8 +18,8 @@ const [X, Y] = [137, 91];
 
 async function main() {
   const variant = process.argv.find((a) => a.startsWith('--variant='))?.slice('--variant='.length) ?? '100%';
-  const copy = VARIANTS[/** @type {keyof typeof VARIANTS} */ (variant)];
-  if (!copy) throw new Error(`no variant ${variant}: ${Object.keys(VARIANTS).join(', ')}`);
+  const copy = copyNamed(variant);
+  if (!copy) throw new Error(`no variant ${variant}: ${Object.keys(VARIANTS).join(', ')} or a scale (75%)`);
   let [shots, covered, deductions] = [0, 0, 0];
   for (const game of GAMES) {
     for (const file of heldOut(path.join(ROOT, 'fixtures', game))) {

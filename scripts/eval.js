@@ -1,5 +1,5 @@
 // @ts-check
-// npm run eval -- <dir> [--variants | --variant=150%,jpeg75] [--misses] [--learn]: reads every screenshot in <dir> (recursively) that has a ground-truth
+// npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%] [--misses] [--learn]: reads every screenshot in <dir> (recursively) that has a ground-truth
 // board text beside it (<name>.board.txt; <name>.mines.txt, when present, checks every deduction), and
 // prints per skin: boards located, cells right / total, unreadable rate, false deductions, and the mine counter
 // read and used with the true total (<name>.meta.json `mines`; a wrong total used is counted apart). Folders named
@@ -10,7 +10,7 @@ const path = require('node:path');
 const { falseOnPart } = require('./false-on-part.js');
 const { analyzeImage } = require('../dist/analyze.js');
 const { parseBoard, parseCellName } = require('../dist/board.js');
-const { VARIANTS } = require('./variants.js');
+const { VARIANTS, variant: copyNamed } = require('./variants.js');
 
 /** @param {string} dir @param {boolean} learn @returns {string[]} */
 function shots(dir, learn) {
@@ -40,8 +40,8 @@ async function main() {
   const dir = args.find((a) => !a.startsWith('--'));
   if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants | --variant=150%,jpeg75] [--misses] [--learn]');
   const named = args.find((a) => a.startsWith('--variant='))?.slice('--variant='.length).split(',');
-  const unknown = named?.find((v) => !(v in VARIANTS));
-  if (unknown) throw new Error(`unknown variant ${unknown} (known: ${Object.keys(VARIANTS).join(', ')})`);
+  const unknown = named?.find((v) => !copyNamed(v));
+  if (unknown) throw new Error(`unknown variant ${unknown} (known: ${Object.keys(VARIANTS).join(', ')}, or any scale: 75%)`);
   const variants = named ?? (args.includes('--variants') ? Object.keys(VARIANTS) : ['100%']);
   const misses = [];
   /** @type {Map<string, {boards:number, located:number, right:number, cells:number, unreadable:number, falseDeductions:number}>} */
@@ -52,7 +52,7 @@ async function main() {
     const mines = trueMines(file);
     const game = path.relative(dir, file).split(path.sep).slice(0, -1).join('/') || '.';
     for (const variant of variants) {
-      const bytes = await VARIANTS[/** @type {keyof typeof VARIANTS} */ (variant)](fs.readFileSync(file));
+      const bytes = await /** @type {(b: Buffer) => Promise<Buffer>} */ (copyNamed(variant))(fs.readFileSync(file));
       const { analysis } = await analyzeImage(bytes, file, {});
       const key = `${game} ${variant}`;
       const row = table.get(key) ?? { boards: 0, located: 0, right: 0, cells: 0, unreadable: 0, falseDeductions: 0, skins: new Set(), counters: 0, countersRight: 0, countersWrong: 0 };

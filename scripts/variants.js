@@ -27,4 +27,15 @@ async function onDesktop(b) {
   return sharp(Buffer.from(svg)).composite([{ input: shot, left: 37, top: 23 }]).png().toBuffer();
 }
 
-module.exports = { VARIANTS };
+/**
+ * A named copy: one of VARIANTS, or any scale written as a percentage ("133%": Windows' 125–175 % display
+ * settings, a screenshot shrunk to share); null for anything else.
+ * @param {string} name @returns {((b: Buffer) => Promise<Buffer>) | null}
+ */
+function variant(name) {
+  if (name in VARIANTS) return VARIANTS[/** @type {keyof typeof VARIANTS} */ (name)];
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(name);
+  return percent && Number(percent[1]) > 0 ? (b) => resize(b, Number(percent[1]) / 100) : null;
+}
+
+module.exports = { VARIANTS, variant };
