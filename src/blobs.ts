@@ -64,6 +64,23 @@ export function glyphGroups(parts: Group[]): Group[] {
   return mergeWhile(parts, oneGlyph).sort((a, b) => a.left - b.left);
 }
 
+/** A glyph under this share of its word's tallest is not a character by itself (a colon, a speck, a bar). */
+export const SHORT_GLYPH = 0.55;
+
+/**
+ * Short pieces joined to a glyph they touch (within a pixel): resampled, an LCD 4 comes apart into its
+ * upper-left bar, its middle bar and its right-hand bars, and the right-hand bars alone read as a 1.
+ */
+export function fragmentsJoined(glyphs: Group[]): Group[] {
+  const tallest = max(0, ...glyphs.map((g) => g.height));
+  const short = (g: Rect) => g.height < SHORT_GLYPH * tallest;
+  const touching = (a: Rect, b: Rect) => gapBetween(a.left, a.width, b.left, b.width) <= 1 && gapBetween(a.top, a.height, b.top, b.height) <= 1;
+  return mergeWhile(glyphs, (a, b) => (short(a) || short(b)) && touching(a, b)).sort((a, b) => a.left - b.left);
+}
+
+/** Empty pixels between two runs [a, a + aw) and [b, b + bw) (negative: they overlap). */
+const gapBetween = (a: number, aw: number, b: number, bw: number): number => max(a, b) - min(a + aw, b + bw);
+
 function mergeWhile(parts: Group[], together: (a: Rect, b: Rect) => boolean): Group[] {
   const groups = parts.map((g) => ({ ...g, members: [...g.members] }));
   for (let merged = true; merged;) {

@@ -1,5 +1,5 @@
 import type { GlyphShape, Rect, RgbaImage } from './types';
-import { type Group, blobs, glyphGroups, wordBoxes } from './blobs';
+import { type Group, SHORT_GLYPH, blobs, fragmentsJoined, glyphGroups, wordBoxes } from './blobs';
 
 // Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
 const { abs, ceil, floor, log, max, min, round } = Math;
@@ -22,7 +22,7 @@ const SHAPE_H = 12;
  * overlap in height and sit less than a glyph height apart form a word; blobs of a word that share most of
  * their columns form one glyph (the bars of an LCD digit, the dot of an i), so a leaning slash touching a
  * digit's columns stays apart. Frame lines along the box are not text. Glyphs much shorter than their word
- * (a colon, a speck) are dropped.
+ * join a glyph they touch (a bar of a digit come apart), or else are dropped (a colon, a speck).
  */
 export function wordsIn(image: RgbaImage, box: Rect, ink: Ink = { rank: 0.99 }): Glyph[][] {
   const left = max(0, round(box.left));
@@ -40,10 +40,10 @@ export function wordsIn(image: RgbaImage, box: Rect, ink: Ink = { rank: 0.99 }):
   eraseLines(mask, w, h);
   const { rects, labels } = blobs(mask, w, h);
   return wordBoxes(rects.map((r, i) => ({ ...r, members: [i] }))).map((word) => {
-    const glyphs = glyphGroups(word.members.map((i) => ({ ...rects[i], members: [i] })))
+    const glyphs = fragmentsJoined(glyphGroups(word.members.map((i) => ({ ...rects[i], members: [i] }))))
       .map((g) => glyphOf(soft, labels, w, g, left, top));
     const tallest = max(0, ...glyphs.map((g) => g.rect.height));
-    return glyphs.filter((g) => g.rect.height >= 0.55 * tallest).map((g) => (touches(g.rect, left, top, right, bottom) ? { ...g, clipped: true } : g));
+    return glyphs.filter((g) => g.rect.height >= SHORT_GLYPH * tallest).map((g) => (touches(g.rect, left, top, right, bottom) ? { ...g, clipped: true } : g));
   }).filter((word) => word.length > 0);
 }
 

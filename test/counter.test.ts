@@ -49,6 +49,15 @@ test.each(SHOTS.filter((_, i) => i % 3 === 0))('%s at 150%%: never a wrong total
   if (analysis.counter?.used) expect(analysis.board?.totalMines).toBe(trueTotal(shot));
 });
 
+// Resampled, an LCD 4 can come apart into its upper-left bar, its middle bar and its right-hand bars, and the
+// right-hand bars alone read as a 1 (at 133 % ace's "045" read "015", "148" read "118", and the totals were used).
+test.each(['ace-minesweeper/s2-02.png', 'ace-minesweeper/s3-03.png', 'ace-minesweeper/s4-03.png'])('%s at 133%%: an LCD 4 that comes apart is read as a 4, with the true total', async (shot) => {
+  const { analysis } = await analyzeImage(await scaled(path.join(FIXTURES, shot), 4 / 3), shot);
+  const flags = [...readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.board.txt')), 'utf8')].filter((c) => c === 'F').length;
+  expect(analysis.counter?.text).toContain('4');
+  expect([analysis.counter?.remaining, analysis.counter?.used, analysis.board?.totalMines]).toEqual([trueTotal(shot) - flags, true, trueTotal(shot)]);
+});
+
 // Fitted to a 1000 px high screen (97.7 %), xdemineur's first digit can touch the edge of the counter's place:
 // the place is read again a little wider.
 test('xdemineur at 97.7 %: the counter is read on 4 of the 5 shots, each time with the true total', async () => {

@@ -1,4 +1,5 @@
-import { percentile } from '../src/glyphs';
+import { percentile, wordsIn } from '../src/glyphs';
+import type { RgbaImage } from '../src/types';
 
 /** A generator of the same numbers on every run (mulberry32). */
 function random(seed: number): () => number {
@@ -30,5 +31,30 @@ describe('percentile', () => {
     }
     expect(percentile(Float32Array.of(3, 256, 1), 0.99)).toBe(256);
     expect(percentile(Float32Array.of(3, 2.5, 1), 0.5)).toBe(2.5);
+  });
+});
+
+/** Black bars (x, y, width, height) on a white image. */
+function bars(width: number, height: number, rects: [number, number, number, number][]): RgbaImage {
+  const data = new Uint8Array(width * height * 4).fill(255);
+  for (const [x0, y0, w, h] of rects) {
+    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+  }
+  return { width, height, data } as RgbaImage;
+}
+
+describe('wordsIn', () => {
+  // an LCD "14" whose 4 came apart when resampled: its upper-left bar, its middle bar, its right-hand bars
+  const one: [number, number, number, number] = [4, 4, 3, 24];
+  const four: [number, number, number, number][] = [[13, 5, 2, 11], [16, 14, 8, 3], [25, 4, 3, 24]];
+
+  test('a digit come apart into bars a pixel apart is one glyph, not a 1 beside dropped specks', () => {
+    const [word] = wordsIn(bars(34, 32, [one, ...four]), { left: 0, top: 0, width: 34, height: 32 });
+    expect(word.map((g) => [g.rect.left, g.rect.width])).toEqual([[4, 3], [13, 15]]);
+  });
+
+  test('a short mark two pixels or more from any glyph is still dropped (a colon, a speck)', () => {
+    const [word] = wordsIn(bars(40, 32, [one, [10, 10, 2, 2], [10, 18, 2, 2], [14, 4, 3, 24]]), { left: 0, top: 0, width: 40, height: 32 });
+    expect(word.map((g) => g.rect.left)).toEqual([4, 14]);
   });
 });
