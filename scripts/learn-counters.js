@@ -7,6 +7,7 @@ const path = require('node:path');
 const { decode } = require('../dist/decode');
 const { wordsIn, glyphImage, joinThinBars, shapeOf, shapeDistance } = require('../dist/glyphs');
 const { placeBox, readWord } = require('../dist/counter');
+const { SHORT_GLYPH } = require('../dist/blobs');
 const { sampleOf, fitFonts } = require('./counter-fonts');
 
 /** Each capture is also learned from rescaled and JPEG-compressed, as screenshots come. */
@@ -105,7 +106,7 @@ function textLines(words) {
   }
   return lines.sort((a, b) => a.top - b.top).map((l) => {
     const tallest = Math.max(...l.glyphs.map((g) => g.rect.height));
-    return l.glyphs.filter((g) => g.rect.height >= 0.55 * tallest).sort((a, b) => a.rect.left - b.rect.left);
+    return l.glyphs.filter((g) => g.rect.height >= SHORT_GLYPH * tallest).sort((a, b) => a.rect.left - b.rect.left);
   });
 }
 
@@ -173,7 +174,7 @@ async function main() {
       const out = path.join(root, 'skins', skin);
       const fontsJson = used.map(({ height, pitch, slash, strength, cells, glyphs: g }) => ({ height, pitch: round2(pitch), slash: round2(slash), strength: Math.round(strength), cells,
         glyphs: Object.fromEntries(Object.entries(g).map(([c, { left, top }]) => [c, { left: round2(left), top }])) }));
-      fs.writeFileSync(path.join(out, 'counter.json'), JSON.stringify({ kind: spec.kind, places: spec.places, ...(used.length ? { fonts: fontsJson } : {}) }, null, 2) + '\n');
+      fs.writeFileSync(path.join(out, 'counter.json'), JSON.stringify({ kind: spec.kind, ...(spec.stopsAtZero ? { stopsAtZero: true } : {}), places: spec.places, ...(used.length ? { fonts: fontsJson } : {}) }, null, 2) + '\n');
       for (const f of used) {
         for (const [c, g] of Object.entries(f.glyphs)) {
           await writePng(glyphImage({ rect: { left: 0, top: 0, width: g.width, height: g.height }, ink: g.coverage }), path.join(out, `counter-font${f.height}-${c === '/' ? 'slash' : c}.png`));

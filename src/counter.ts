@@ -158,9 +158,10 @@ export function parseCounter(text: string, kind: CounterModel['kind']): { text: 
  * The total the counter gives for this board (total = counter + flags placed), or why it is not used: a
  * total given by the user wins; a counter that shows flags must show the board's flags; the total must
  * leave room for the flags and fit the hidden cells. A counter of mines left gives the total only with
- * every flag read: an unreadable cell may be a flag, one more placed than counted.
+ * every flag read: an unreadable cell may be a flag, one more placed than counted; and not as 0 where the
+ * game stops the count there (any number of flags over the total also shows 0).
  */
-export function counterTotal(counter: CounterReading, board: Board, given: number | null, unreadable = 0): CounterReport {
+export function counterTotal(counter: CounterReading, board: Board, given: number | null, unreadable = 0, stopsAtZero = false): CounterReport {
   const report = (used: boolean, note: string | null, total = counter.total): CounterReport => ({ ...counter, total, used, note });
   if (!counter.read || counter.remaining === null) return report(false, counter.text ? `counter read as '${counter.text}', not a count` : 'counter not found or not readable');
   let [flags, covered] = [0, 0];
@@ -174,6 +175,9 @@ export function counterTotal(counter: CounterReading, board: Board, given: numbe
   if (given !== null) return report(false, `--mines ${given} given`, total);
   if (counter.total !== null && counter.total - counter.remaining !== flags) {
     return report(false, `counter shows ${counter.total - counter.remaining} flags, the board ${flags}`, total);
+  }
+  if (counter.total === null && counter.remaining === 0 && stopsAtZero) {
+    return report(false, "0 mines left, but this game's counter stops at 0: more flags may be placed than there are mines", null);
   }
   if (counter.total === null && unreadable > 0) {
     return report(false, `${counter.remaining} mines left, but ${unreadable} unreadable cell${unreadable > 1 ? 's' : ''} may hide flags placed`, null);

@@ -68,7 +68,7 @@ async function skinFromPngs(json: SkinJson, dir: string, files: SkinFile[], name
 export async function loadCounter(nameOrDir: string): Promise<CounterModel | null> {
   const { dir, builtin } = await folderOf(nameOrDir);
   let text: string;
-  let json: { kind: CounterModel['kind']; places: CounterPlace[]; fonts?: FontJson[] };
+  let json: { kind: CounterModel['kind']; places: CounterPlace[]; fonts?: FontJson[]; stopsAtZero?: boolean };
   try {
     text = await fs.readFile(path.join(dir, 'counter.json'), 'utf8');
     json = JSON.parse(text);
@@ -84,7 +84,7 @@ export async function loadCounter(nameOrDir: string): Promise<CounterModel | nul
     shape: shapeOf(glyphFromImage(await decodeSkinImage(path.join(dir, file)))),
   })));
   const fonts = await Promise.all((json.fonts ?? []).map((font) => loadFont(dir, font)));
-  return { kind: json.kind, places: json.places, glyphs, fonts };
+  return { kind: json.kind, places: json.places, glyphs, fonts, ...(json.stopsAtZero === true ? { stopsAtZero: true as const } : {}) };
 }
 
 type FontJson = Omit<CounterFont, 'glyphs' | 'cells'> & { cells?: number[]; glyphs: Record<string, { left: number; top: number }> };

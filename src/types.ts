@@ -169,6 +169,8 @@ export interface CounterModel {
   glyphs: { char: string; shape: GlyphShape }[];
   /** The counter's fonts at full size, for text too small to cut into glyphs (typeset.ts); may be none. */
   fonts: CounterFont[];
+  /** It shows 0, not less, once more flags are placed than there are mines (ace-minesweeper): a 0 gives no total. */
+  stopsAtZero?: true;
 }
 
 /**

@@ -139,6 +139,21 @@ test('counter texts parse by kind, and nothing else does', () => {
   }
 });
 
+// ace-minesweeper takes any number of flags and shows "000" once they reach its mines: 30 flags on an 11×11
+// board of 20 mines (captured here: ace's level 2, an opening, then the top and bottom rows and most of the
+// second flagged; s1.reveal.png is the loss that shows the layout). xdemineur and xbomb take no flag past
+// their mines, so their 0 is exact.
+test('ace with more flags than mines: its "000" gives no total, and every deduction is true', async () => {
+  const shot = 'ace-minesweeper/overflag/s1.png';
+  const { analysis } = await analyzeImage(path.join(FIXTURES, shot), shot);
+  expect(analysis.board?.cells.map((row) => row.join(''))).toEqual(readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.board.txt')), 'utf8').trim().split('\n'));
+  expect([analysis.counter?.text, analysis.counter?.used, analysis.board?.totalMines]).toEqual(['000', false, null]);
+  const mines = readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.mines.txt')), 'utf8').trim().split('\n');
+  const isMine = (name: string) => { const [r, c] = parseCellName(name); return mines[r][c] === '*'; };
+  expect(analysis.deductions!.mines.length).toBeGreaterThan(0);
+  expect([...analysis.deductions!.mines.filter((n) => !isMine(n)), ...analysis.deductions!.safe.filter(isMine)]).toEqual([]);
+});
+
 describe('the total from a counter', () => {
   const board = parseBoard('F..\n.1.\n..F\n');
   const reading = (text: string, remaining: number, total: number | null): CounterReading => ({ read: true, text, remaining, total, box: null });
@@ -153,6 +168,11 @@ describe('the total from a counter', () => {
   test('mines left with a cell unreadable is not used (it may be a flag: one more placed than counted); flags/total is', () => {
     expect(counterTotal(reading('3', 3, null), board, null, 1)).toMatchObject({ used: false, total: null, note: expect.stringMatching(/1 unreadable cell may hide flags/) });
     expect(counterTotal(reading('2/4', 2, 4), board, null, 1)).toMatchObject({ used: true, total: 4 });
+  });
+  test('0 mines left is not used where the game stops its count at 0 (any flags over the total show 0); elsewhere it is', () => {
+    expect(counterTotal(reading('000', 0, null), board, null, 0, true)).toMatchObject({ used: false, total: null, note: expect.stringMatching(/stops at 0/) });
+    expect(counterTotal(reading('001', 1, null), board, null, 0, true)).toMatchObject({ used: true, total: 3 });
+    expect(counterTotal(reading('000', 0, null), board, null)).toMatchObject({ used: true, total: 2 });
   });
   test('more mines left than hidden cells is not used', () => {
     expect(counterTotal(reading('9', 9, null), board, null).used).toBe(false);
