@@ -38,7 +38,7 @@ function trueTotal(file) {
 async function main() {
   const args = process.argv.slice(2);
   const dir = args.find((a) => !a.startsWith('--'));
-  if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants | --variant=150%,jpeg75] [--misses] [--learn]');
+  if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%] [--misses] [--learn]');
   const named = args.find((a) => a.startsWith('--variant='))?.slice('--variant='.length).split(',');
   const unknown = named?.find((v) => !copyNamed(v));
   if (unknown) throw new Error(`unknown variant ${unknown} (known: ${Object.keys(VARIANTS).join(', ')}, or any scale: 75%)`);
