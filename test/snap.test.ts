@@ -3,8 +3,9 @@ import sharp from 'sharp';
 import { snapToPixels } from '../src/align';
 import { decode } from '../src/decode';
 import { loadSkin } from '../src/skin';
-import type { Grid } from '../src/types';
-import { FIXTURES } from './helpers';
+import { analyzeImage } from '../src/analyze';
+import type { Board, Grid } from '../src/types';
+import { FIXTURES, cellsDiffer, readBoard, scaled } from './helpers';
 
 const jpegOf = async (game: string, shot: string) => decode(await sharp(path.join(FIXTURES, game, `${shot}.png`)).jpeg({ quality: 75 }).toBuffer());
 
@@ -24,4 +25,21 @@ test('a grid a fraction of a pixel apart (GNOME Mines) is left as fitted', async
   const image = await jpegOf('gnome-mines', 's2-04');
   const fitted: Grid = { rows: 16, cols: 30, left: 223, top: 428.01, pitchX: 23, pitchY: 22.956 };
   expect(snapToPixels(image, fitted, await loadSkin('gnome-mines-classic'))).toEqual(fitted);
+});
+
+// xbomb's 20 px cells shrunk to 80 %: the cells start at x=244.8, y=55.2. Half-pixel starts with a whole pitch
+// put the plain cells' median nearest at x=245.5, where every 1 sits no nearer its template than a 2's: the
+// snap must not trade the glyphs for the plain cells.
+test('a snap that fits the plain cells better and the glyphs worse (xbomb at 80 %) is not taken', async () => {
+  const image = await decode(await scaled(path.join(FIXTURES, 'xbomb', 's2-05.png'), 0.8));
+  const fitted: Grid = { rows: 16, cols: 30, left: 244.239, top: 55.406, pitchX: 16.013, pitchY: 15.919 };
+  const snapped = snapToPixels(image, fitted, await loadSkin('xbomb'));
+  expect(Math.abs(snapped.left - 244.8)).toBeLessThan(0.6);
+});
+
+test('xbomb at 80 % reads whole: every cell as the game drew it', async () => {
+  const shot = path.join(FIXTURES, 'xbomb', 's2-05.png');
+  const { analysis } = await analyzeImage(await scaled(shot, 0.8), shot);
+  expect(analysis.unreadable).toEqual([]);
+  expect(cellsDiffer(analysis.board as Board, readBoard(shot.replace(/\.png$/, '.board.txt')))).toEqual([]);
 });
