@@ -11,6 +11,7 @@ import { loadCounter } from './skin';
 import { cutSides, openSides, type Side } from './cut';
 import { warmSolver } from './solve';
 import { unframedSides } from './frame';
+import { mayBeFlags } from './classify';
 
 export interface AnalyzeOptions {
   /** A built-in skin name or a skin folder (or learn's skin in hand); all built-in skins are tried (best fit wins) when absent. */
@@ -52,7 +53,7 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     if (cut.length || open.length || covered.length) options = { ...options, mines: null, cutSides: cut, openSides: open, coveredSides: covered };
     const read = boardFromReadings(grid, readings, options.mines ?? null);
     const model = typeof options.skin === 'object' ? null : await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
-    const counter = model ? counterTotal(readCounter(image, grid, model), read, options.mines ?? null, unreadableOf(readings).length, model.stopsAtZero) : null;
+    const counter = model ? counterTotal(readCounter(image, grid, model), read, options.mines ?? null, mayBeFlags(image, grid, skin, readings), model.stopsAtZero) : null;
     if (cut.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge` });
     const beyond = [...open, ...covered];
     if (beyond.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past its ${beyond.join(' and ')} side` });

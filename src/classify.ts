@@ -1,6 +1,6 @@
 import type { Coord, Grid, Reading, RgbaImage, Skin } from './types';
 import { shiftGrid } from './pixels';
-import { cellPatch, type KernelReadings, matchOf, type Patch, readInKernel } from './patch';
+import { cellPatch, type KernelReadings, matchOf, type Patch, readInKernel, rmsDistance } from './patch';
 import { prepareTemplates, type PreparedSkin } from './templates';
 import { exactReading } from './exact';
 
@@ -160,6 +160,38 @@ function decisive(best: Match, runnerUp: Patch, skin: Skin): boolean {
   }
   return pixels >= 3 && sqrt(toBest) <= skin.maxRatio * sqrt(toRunnerUp);
 }
+
+/**
+ * How many unreadable cells may be flags placed (for a counter of mines left, which counts those): each, unless
+ * the skin has flag templates and the cell's best label is not a flag, within the limit, and beats every flag
+ * template, at any of the places the search tries, by the margin a reading needs (a 4 that a 1 comes close
+ * to, no flag near either, is not a flag).
+ */
+export function mayBeFlags(image: RgbaImage, grid: Grid, skin: Skin, readings: Reading[]): number {
+  return readings.filter((r) => r.unreadable && mayBeFlag(image, grid, skin, r)).length;
+}
+
+function mayBeFlag(image: RgbaImage, grid: Grid, skin: Skin, reading: Reading): boolean {
+  if (FLAGS.has(reading.best) || FLAGS.has(reading.runnerUp) || reading.distance > skin.maxDistance) return true;
+  // without a flag template a flag reads as nothing, as this cell may
+  if (!skin.templates.some((t) => t.label === 'F')) return true;
+  const { groups } = prepareTemplates(skin, grid);
+  const step = min(grid.pitchX, grid.pitchY) / 20;
+  const shifts = [[0, 0], ...NEAR.map(([x, y]) => [x * step, y * step]), ...NEAR.map(([x, y]) => [(x * step) / 2, (y * step) / 2])];
+  let flag = Infinity;
+  for (const { size, templates } of groups) {
+    const flags = templates.filter((t) => FLAGS.has(t.label));
+    if (!flags.length) continue;
+    for (const [dx, dy] of shifts) {
+      const cell = cellPatch(image, shiftGrid(grid, dx, dy), reading.row, reading.col, skin.inset, size);
+      for (const t of flags) flag = min(flag, rmsDistance(cell, t.patch));
+    }
+  }
+  return reading.distance > skin.maxRatio * flag;
+}
+
+/** What a player places on a cell they take for a mine: a flag, and after a loss a wrong one. */
+const FLAGS = new Set(['F', '!']);
 
 const BLANK = new Set(['0', '.']);
 const RESCUE_DISTANCE = 0.35;

@@ -158,8 +158,9 @@ export function parseCounter(text: string, kind: CounterModel['kind']): { text: 
  * The total the counter gives for this board (total = counter + flags placed), or why it is not used: a
  * total given by the user wins; a counter that shows flags must show the board's flags; the total must
  * leave room for the flags and fit the hidden cells. A counter of mines left gives the total only with
- * every flag read: an unreadable cell may be a flag, one more placed than counted; and not as 0 where the
- * game stops the count there (any number of flags over the total also shows 0).
+ * every flag read: an unreadable cell that may be a flag (`mayBeFlags`, classify.ts) may be one more placed
+ * than counted; and not as 0 where the game stops the count there (any number of flags over the total also
+ * shows 0).
  */
 export function counterTotal(counter: CounterReading, board: Board, given: number | null, unreadable = 0, stopsAtZero = false): CounterReport {
   const report = (used: boolean, note: string | null, total = counter.total): CounterReport => ({ ...counter, total, used, note });

@@ -3,6 +3,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { analyzeImage } from '../src/analyze';
 import { counterTotal, parseCounter } from '../src/counter';
+import { mayBeFlags } from '../src/classify';
+import { decode } from '../src/decode';
+import { loadSkin } from '../src/skin';
 import { parseBoard, parseCellName } from '../src/board';
 import type { CounterReading } from '../src/types';
 import { FIXTURES, scaled, tempDir } from './helpers';
@@ -33,7 +36,7 @@ test.each(SHOTS)('%s: the counter is read, and a counter used gives the true tot
     used.set(path.dirname(shot), (used.get(path.dirname(shot)) ?? 0) + 1);
   } else {
     expect(analysis.counter?.read).toBe(true);
-    // a counter of mines left with a cell unreadable (ace's 5s, which its skin lacks) may miss a flag
+    // a counter of mines left with a cell unreadable that may be a flag may miss a flag
     const why = analysis.unreadable.length ? /unreadable cells? may hide flags/ : /may go on past the image's left edge/;
     expect(analysis.counter?.note).toMatch(why);
     expect(analysis.board?.totalMines).toBeNull();
@@ -126,6 +129,27 @@ test('xbomb read with a skin lacking its flag: the mines-left counter gives no t
   } finally {
     tmp.cleanup();
   }
+});
+
+// Shrunk to 75 % or 90 %, xbomb leaves a count or two unreadable (a 1 close to a 3, a 4 close to a 1): no flag
+// template comes near them, so they are no flags placed, and the mines-left counter gives the total.
+test.each([['xbomb/s2-01.png', 0.75], ['xbomb/s3-01.png', 0.75], ['xbomb/s2-03.png', 0.9], ['xbomb/s3-03.png', 0.9]] as const)('%s at %s: an unreadable count is no flag, and the counter gives the true total', async (shot, factor) => {
+  const { analysis } = await analyzeImage(await scaled(path.join(FIXTURES, shot), factor), shot);
+  expect(analysis.unreadable.length).toBeGreaterThan(0);
+  expect([analysis.counter?.used, analysis.board?.totalMines]).toEqual([true, trueTotal(shot)]);
+});
+
+// The other way: a cell whose pixels are a flag, were it read as unreadable between a 1 and a 2, may be a flag.
+test('an unreadable cell is taken for a possible flag when a flag template fits it; a count is not', async () => {
+  const shot = path.join(FIXTURES, 'xbomb/s2-05.png');
+  const bytes = await scaled(shot, 0.8);
+  const { analysis } = await analyzeImage(bytes, shot);
+  const [image, skin, grid] = [await decode(bytes), await loadSkin('xbomb'), analysis.grid!];
+  const flags = analysis.readings!.filter((r) => r.cell === 'F');
+  const counts = analysis.readings!.filter((r) => /^[1-8]$/.test(r.cell));
+  expect(flags.length).toBeGreaterThan(10);
+  expect(mayBeFlags(image, grid, skin, flags.map((r) => ({ ...r, cell: '.', best: '1', runnerUp: '2', unreadable: true })))).toBe(flags.length);
+  expect(mayBeFlags(image, grid, skin, counts.map((r) => ({ ...r, cell: '.', unreadable: true })))).toBe(0);
 });
 
 test('--mines wins over the counter, which is still reported', async () => {
