@@ -30,6 +30,8 @@ node scripts/add-labels.js ace-minesweeper fixtures/ace-minesweeper/learn/s20-04
 node scripts/add-labels.js kmines-classic fixtures/kmines/learn/s17-04.png
 node scripts/add-labels.js xbomb fixtures/xbomb/learn/s11-01.png
 node scripts/add-labels.js gnome-mines-classic fixtures/gnome-mines/learn/s11-01.png
+# KMines default's 6 (seed 32)
+node scripts/add-labels.js kmines-default fixtures/kmines/learn/s32-05.png
 # each skin's mine counter: its place and glyphs (learn rebuilt the folders without them)
 node scripts/learn-counters.js
 # lost-game cells (* and X) from the seed 3 losses in fixtures/<game>/lost/
