@@ -42,6 +42,11 @@ const MIN_BOARD = 25;
  * lines of monospaced text (glyphs 9 px apart, lines 21 px) make lattices of 18×21 px "cells" too.
  */
 const SQUARE = 1.1;
+/**
+ * …and only when their outlines fill most of the pitch, as cells do: sprites drawn on cells (KMines' green
+ * theme at 75 %: 8 px figures on 21.75 px grass) make lattices of outlines that fill two thirds of it.
+ */
+const FILLED = 0.75;
 /** How many common outline sizes are tried as the cell size. */
 const CANDIDATE_SIDES = 4;
 
@@ -75,7 +80,7 @@ export async function locateAll(image: RgbaImage, finder: OutlineFinder = 'own')
     const [board = [], second = []] = lattices(boxes, pitchX, pitchY);
     trace('locate: side %d: %d outlines, pitch %d×%d, lattice %d (next %d)', side, boxes.length, pitchX, pitchY, board.length, second.length);
     const another = second.length >= MIN_BOARD && second.length >= 0.5 * board.length && !onLattice(board[0], second[0], pitchX, pitchY)
-      && apart(union(board), union(second)) && max(pitchX, pitchY) <= SQUARE * min(pitchX, pitchY);
+      && apart(union(board), union(second)) && max(pitchX, pitchY) <= SQUARE * min(pitchX, pitchY) && side >= FILLED * min(pitchX, pitchY);
     if (board.length >= 6) found.push({ region: union(board), boxes: board, pitchX, pitchY, another: another ? second.length : 0 });
   }
   if (!found.length) throw new NoBoardError('no board found: no regular grid of cells in the image');

@@ -132,6 +132,17 @@ describe('locating at other scales and in other pictures', () => {
     expect(analysis.error).toMatch(/several boards/);
   });
 
+  // KMines' green theme at 75 % (a seed 32 game): the 8 px figures drawn on its 21.75 px grass cells make two
+  // lattices of outlines, one beside the other, out of step (before: "several boards"). Their outlines fill
+  // two thirds of their pitch; cells' fill most of it.
+  test('figures drawn on cells are not two boards: KMines green at 75 %', async () => {
+    const file = shot('kmines', 'sprites/s32-03.png');
+    const { analysis } = await analyzeImage(await scaled(file, 0.75), file);
+    const truth = truthOf(file);
+    expect([analysis.error, analysis.board?.rows, analysis.board?.cols]).toEqual([undefined, 16, 30]);
+    expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
+  });
+
   test('a window of monospaced text is not several boards', async () => {
     // its glyphs 9 px apart on lines 21 px apart make two lattices of 18×21 px "cells" (before: "several boards")
     const lines = Array.from({ length: 30 }, (_, i) => `<text x="20" y="${40 + 21 * i}" font-size="15" font-family="monospace">Lorem ipsum dolor sit amet 12345 consectetur adipiscing elit ${i}</text>`);
