@@ -11,7 +11,7 @@ const { SHORT_GLYPH } = require('../dist/blobs');
 const { sampleOf, fitFonts } = require('./counter-fonts');
 
 /** Each capture is also learned from rescaled and JPEG-compressed, as screenshots come. */
-const SCALES = { '100%': 1, '50%': 0.5, '75%': 0.75, '98%': 0.98, '150%': 1.5, '200%': 2, '250%': 2.5 };
+const SCALES = { '100%': 1, '50%': 0.5, '75%': 0.75, '90%': 0.9, '98%': 0.98, '150%': 1.5, '200%': 2, '250%': 2.5 };
 
 /**
  * Rescaled copies are also made from the capture shifted first (a margin copied from its edge added on the
