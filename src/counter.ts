@@ -162,7 +162,7 @@ export function parseCounter(text: string, kind: CounterModel['kind']): { text: 
  * than counted; and not as 0 where the game stops the count there (any number of flags over the total also
  * shows 0).
  */
-export function counterTotal(counter: CounterReading, board: Board, given: number | null, unreadable = 0, stopsAtZero = false): CounterReport {
+export function counterTotal(counter: CounterReading, board: Board, given: number | null, possibleFlags = 0, stopsAtZero = false): CounterReport {
   const report = (used: boolean, note: string | null, total = counter.total): CounterReport => ({ ...counter, total, used, note });
   if (!counter.read || counter.remaining === null) return report(false, counter.text ? `counter read as '${counter.text}', not a count` : 'counter not found or not readable');
   let [flags, covered] = [0, 0];
@@ -180,8 +180,8 @@ export function counterTotal(counter: CounterReading, board: Board, given: numbe
   if (counter.total === null && counter.remaining === 0 && stopsAtZero) {
     return report(false, "0 mines left, but this game's counter stops at 0: more flags may be placed than there are mines", null);
   }
-  if (counter.total === null && unreadable > 0) {
-    return report(false, `${counter.remaining} mines left, but ${unreadable} unreadable cell${unreadable > 1 ? 's' : ''} may hide flags placed`, null);
+  if (counter.total === null && possibleFlags > 0) {
+    return report(false, `${counter.remaining} mines left, but ${possibleFlags} unreadable cell${possibleFlags > 1 ? 's' : ''} may hide flags placed`, null);
   }
   if (counter.remaining > covered - flags) return report(false, `counter shows ${counter.remaining} mines left, more than the hidden cells`, total);
   return report(true, null, total);
