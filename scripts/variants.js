@@ -27,13 +27,26 @@ async function onDesktop(b) {
   return sharp(Buffer.from(svg)).composite([{ input: shot, left: 37, top: 23 }]).png().toBuffer();
 }
 
+/** Copies in the other encodings a shared screenshot comes in, read only when named (--variant=png8,webp). */
+const ENCODINGS = {
+  'png8': (/** @type {Buffer} */ b) => sharp(b).png({ palette: true }).toBuffer(),
+  'png8-nodither': (/** @type {Buffer} */ b) => sharp(b).png({ palette: true, dither: 0 }).toBuffer(),
+  'webp': (/** @type {Buffer} */ b) => sharp(b).webp({ quality: 80 }).toBuffer(),
+  'webp50': (/** @type {Buffer} */ b) => sharp(b).webp({ quality: 50 }).toBuffer(),
+  'avif': (/** @type {Buffer} */ b) => sharp(b).avif().toBuffer(),
+  'png16': (/** @type {Buffer} */ b) => sharp(b).toColourspace('rgb16').png().toBuffer(),
+  'alpha': (/** @type {Buffer} */ b) => sharp(b).ensureAlpha(1).png().toBuffer(),
+  'jpeg50': (/** @type {Buffer} */ b) => sharp(b).jpeg({ quality: 50 }).toBuffer(),
+};
+
 /**
- * A named copy: one of VARIANTS, or any scale written as a percentage ("133%": Windows' 125–175 % display
+ * A named copy: one of VARIANTS or ENCODINGS, or any scale written as a percentage ("133%": Windows' 125–175 % display
  * settings, a screenshot shrunk to share); null for anything else.
  * @param {string} name @returns {((b: Buffer) => Promise<Buffer>) | null}
  */
 function variant(name) {
   if (name in VARIANTS) return VARIANTS[/** @type {keyof typeof VARIANTS} */ (name)];
+  if (name in ENCODINGS) return ENCODINGS[/** @type {keyof typeof ENCODINGS} */ (name)];
   const percent = /^(\d+(?:\.\d+)?)%$/.exec(name);
   return percent && Number(percent[1]) > 0 ? (b) => resize(b, Number(percent[1]) / 100) : null;
 }

@@ -1,5 +1,5 @@
 import type { Analysis, Board, Coord, CounterModel, Grid, Reading, RgbaImage } from './types';
-import { blurred, decode, isJpeg } from './decode';
+import { blurred, decode, isLossy } from './decode';
 import { type Located, type OutlineFinder, SeveralBoardsError, locateAll } from './locate';
 import { fitGrid } from './grid';
 import { scaleGrid, shrinkImage } from './pixels';
@@ -45,7 +45,7 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     warmSolver();
     image = await decoding;
     if (image.frames) found.frames = image.frames;
-    const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found, () => isJpeg(input));
+    const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found, () => isLossy(input));
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
     const cut = cutSides(image, grid);
     const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
@@ -82,7 +82,7 @@ const firstFrameOnly = (frames: number): string => `an animated image: only the 
  * neither reads a board (and neither found two), outlines are looked for once more on the screenshot
  * shrunk by half.
  */
-async function readScreenshot(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, jpeg: () => Promise<boolean>): Promise<SkinReading> {
+async function readScreenshot(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, lossy: () => Promise<boolean>): Promise<SkinReading> {
   const own = await readFrom(image, skinName, found, 'own').catch((err: unknown) => err as Error);
   if (!(own instanceof Error) && own.readings.every((r) => !r.unreadable)) return own;
   const opencv = await readFrom(image, skinName, found, 'opencv').catch((err: unknown) => err as Error);
@@ -90,7 +90,7 @@ async function readScreenshot(image: RgbaImage, skinName: SkinChoice, found: Par
     if (!(own instanceof Error)) return own;
     if (own instanceof SeveralBoardsError) throw own;
     if (opencv instanceof SeveralBoardsError) throw opencv;
-    return readCoarse(image, skinName, found, opencv, await jpeg());
+    return readCoarse(image, skinName, found, opencv, await lossy());
   }
   if (own instanceof Error) return opencv;
   const score = (read: SkinReading) => read.readings.filter((r) => !r.unreadable).length - read.fit.meanDistance / (1 + read.fit.maxDistance);
@@ -98,19 +98,19 @@ async function readScreenshot(image: RgbaImage, skinName: SkinChoice, found: Par
 }
 
 /**
- * Outlines looked for on the screenshot shrunk by half, and for a JPEG then slightly blurred and shrunk, then
- * only blurred, the cells read at full size: a board of textured cells with no borders (KMines' grass) scaled up,
- * blurred, shows no outline of a whole cell, but shrunk back it does; saved as JPEG, the 8×8 blocks break
- * the cells' faint outlines, and a blur of under a pixel joins them again. The first error stands when
+ * Outlines looked for on the screenshot shrunk by half, and for a lossy format (JPEG, WebP, AVIF) then slightly
+ * blurred and shrunk, then only blurred, the cells read at full size: a board of textured cells with no borders
+ * (KMines' grass) scaled up, blurred, shows no outline of a whole cell, but shrunk back it does; saved lossily,
+ * the blocks break the cells' faint outlines, and a blur of under a pixel joins them again. The first error stands when
  * none of these finds a board either.
  */
-async function readCoarse(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, first: Error, jpeg: boolean): Promise<SkinReading> {
+async function readCoarse(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, first: Error, lossy: boolean): Promise<SkinReading> {
   if (Math.min(image.width, image.height) < COARSE_MIN_SIDE) throw first;
   let soft: RgbaImage | null = null;
-  const softened = async () => (soft ??= await blurred(image, JPEG_BLUR));
+  const softened = async () => (soft ??= await blurred(image, LOSSY_BLUR));
   const views = [
     async () => ({ image: shrinkImage(image, 2), k: 2 }),
-    ...(jpeg ? [async () => ({ image: shrinkImage(await softened(), 2), k: 2 }), async () => ({ image: await softened(), k: 1 })] : []),
+    ...(lossy ? [async () => ({ image: shrinkImage(await softened(), 2), k: 2 }), async () => ({ image: await softened(), k: 1 })] : []),
   ];
   for (const view of views) {
     const located = await view();
@@ -122,8 +122,8 @@ async function readCoarse(image: RgbaImage, skinName: SkinChoice, found: Partial
   throw first;
 }
 
-/** Blur (Gaussian sigma, pixels) that joins outlines a JPEG's blocks broke, and no more. */
-const JPEG_BLUR = 0.8;
+/** Blur (Gaussian sigma, pixels) that joins outlines a lossy format's blocks broke, and no more. */
+const LOSSY_BLUR = 0.8;
 
 /** An image smaller than this (pixels, either side) is not looked at shrunk: its cells would be too small. */
 const COARSE_MIN_SIDE = 400;

@@ -97,10 +97,15 @@ function describe(err: unknown): string {
   return message.split('\n')[0].replace(/^Input (file|buffer) /, '');
 }
 
-/** Whether the image is a JPEG (its header says so); false when it cannot be read. */
-export async function isJpeg(input: string | Buffer): Promise<boolean> {
-  return vips()(input).metadata().then((m) => m.format === 'jpeg', () => false);
+/**
+ * Whether the image is in a format that is mostly saved lossily (JPEG, WebP, AVIF/HEIF: its header says so), whose
+ * blocks may break faint outlines; false when it cannot be read.
+ */
+export async function isLossy(input: string | Buffer): Promise<boolean> {
+  return vips()(input).metadata().then((m) => LOSSY.includes(m.format ?? ''), () => false);
 }
+
+const LOSSY = ['jpeg', 'webp', 'heif'];
 
 /** The pixels blurred (Gaussian, `sigma` px). */
 export async function blurred(image: RgbaImage, sigma: number): Promise<RgbaImage> {
