@@ -305,7 +305,8 @@ export function growToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
 }
 
 const GROW_READ = 0.8;
-const MAX_GROWTH = 4;
+/** Rounds of growth (a strip a side each): an AVIF's smeared dotted lines left ace's 32×32 board six columns short. */
+const MAX_GROWTH = 16;
 
 function extended(g: Grid, side: Side): Grid {
   if (side === 'left') return { ...g, cols: g.cols + 1, left: g.left - g.pitchX };
