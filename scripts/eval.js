@@ -1,5 +1,5 @@
 // @ts-check
-// npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%] [--misses] [--learn]: reads every screenshot in <dir> (recursively) that has a ground-truth
+// npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%,webp] [--misses] [--learn]: reads every screenshot in <dir> (recursively) that has a ground-truth
 // board text beside it (<name>.board.txt; <name>.mines.txt, when present, checks every deduction), and
 // prints per skin: boards located, cells right / total, unreadable rate, false deductions, and the mine counter
 // read and used with the true total (<name>.meta.json `mines`; a wrong total used is counted apart). Folders named
@@ -10,7 +10,7 @@ const path = require('node:path');
 const { falseOnPart } = require('./false-on-part.js');
 const { analyzeImage } = require('../dist/analyze.js');
 const { parseBoard, parseCellName } = require('../dist/board.js');
-const { VARIANTS, variant: copyNamed } = require('./variants.js');
+const { VARIANTS, ENCODINGS, variant: copyNamed } = require('./variants.js');
 
 /** @param {string} dir @param {boolean} learn @returns {string[]} */
 function shots(dir, learn) {
@@ -41,7 +41,7 @@ async function main() {
   if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%] [--misses] [--learn]');
   const named = args.find((a) => a.startsWith('--variant='))?.slice('--variant='.length).split(',');
   const unknown = named?.find((v) => !copyNamed(v));
-  if (unknown) throw new Error(`unknown variant ${unknown} (known: ${Object.keys(VARIANTS).join(', ')}, or any scale: 75%)`);
+  if (unknown) throw new Error(`unknown variant ${unknown} (known: ${[...Object.keys(VARIANTS), ...Object.keys(ENCODINGS)].join(', ')}, or any scale: 75%)`);
   const variants = named ?? (args.includes('--variants') ? Object.keys(VARIANTS) : ['100%']);
   const misses = [];
   /** @type {Map<string, {boards:number, located:number, right:number, cells:number, unreadable:number, falseDeductions:number}>} */

@@ -51,4 +51,4 @@ function variant(name) {
   return percent && Number(percent[1]) > 0 ? (b) => resize(b, Number(percent[1]) / 100) : null;
 }
 
-module.exports = { VARIANTS, variant };
+module.exports = { VARIANTS, ENCODINGS, variant };
