@@ -12,10 +12,10 @@ const VARIANTS = {
   'desktop': (/** @type {Buffer} */ b) => onDesktop(b),
 };
 
-/** @param {Buffer} b @param {number} f */
-async function resize(b, f) {
+/** @param {Buffer} b @param {number} f @param {'lanczos3' | 'nearest'} kernel */
+async function resize(b, f, kernel = 'lanczos3') {
   const { width = 0 } = await sharp(b).metadata();
-  return sharp(b).resize({ width: Math.round(width * f) }).png().toBuffer();
+  return sharp(b).resize({ width: Math.round(width * f), kernel }).png().toBuffer();
 }
 
 /** The shot, shrunk to fit if needed, on a 1920×1080 gradient desktop with a taskbar. @param {Buffer} b */
@@ -41,14 +41,15 @@ const ENCODINGS = {
 
 /**
  * A named copy: one of VARIANTS or ENCODINGS, or any scale written as a percentage ("133%": Windows' 125–175 % display
- * settings, a screenshot shrunk to share); null for anything else.
+ * settings, a screenshot shrunk to share; "150%n": pixels repeated, as a system scales a window drawn at 100 %);
+ * null for anything else.
  * @param {string} name @returns {((b: Buffer) => Promise<Buffer>) | null}
  */
 function variant(name) {
   if (name in VARIANTS) return VARIANTS[/** @type {keyof typeof VARIANTS} */ (name)];
   if (name in ENCODINGS) return ENCODINGS[/** @type {keyof typeof ENCODINGS} */ (name)];
-  const percent = /^(\d+(?:\.\d+)?)%$/.exec(name);
-  return percent && Number(percent[1]) > 0 ? (b) => resize(b, Number(percent[1]) / 100) : null;
+  const percent = /^(\d+(?:\.\d+)?)%(n?)$/.exec(name);
+  return percent && Number(percent[1]) > 0 ? (b) => resize(b, Number(percent[1]) / 100, percent[2] ? 'nearest' : 'lanczos3') : null;
 }
 
 module.exports = { VARIANTS, ENCODINGS, variant };
