@@ -2,6 +2,9 @@ import type { Board, CounterModel, CounterPlace, CounterReading, CounterReport, 
 import { cellLeft, cellTop } from './pixels';
 import { type Glyph, type Ink, joinThinBars, shapeDistance, shapeOf, wordsIn } from './glyphs';
 import { readSmallText } from './typeset';
+import { debuglog } from 'node:util';
+
+const trace = debuglog('mine-assist');
 
 /** A glyph this far from every character of the skin (shapeDistance) is not one of them… */
 const MAX_GLYPH_DISTANCE = 0.2;
@@ -81,16 +84,46 @@ function readPlace(image: RgbaImage, box: Rect, model: CounterModel, ink: Ink): 
   const words = wordsIn(image, box, ink);
   // a glyph cut by the box's edge (the place rounds differently at other scales): once more in a wider box
   const again = words.some((w) => w.some((g) => g.clipped)) ? wordsIn(image, grown(box, CLIPPED_MARGIN), ink) : [];
-  for (const word of [...words, ...again]) {
-    for (const glyphs of [word, joinThinBars(word)]) {
-      const text = readWord(glyphs, model.glyphs);
-      const found = parseCounter(text, model.kind);
-      if (found) return { read: true, text: found.text, remaining: found.remaining, total: found.total, box: wordBox(word) };
-      if (/\d/.test(text)) seen ??= text;
+  for (const read of [words, again]) {
+    for (const word of read) {
+      for (const glyphs of [word, joinThinBars(word)]) {
+        const text = readWord(glyphs, model.glyphs);
+        const found = parseCounter(text, model.kind);
+        if (found && !inkBeside(word, read)) return { read: true, text: found.text, remaining: found.remaining, total: found.total, box: wordBox(word) };
+        if (/\d/.test(text)) seen ??= text;
+      }
     }
   }
   return { read: false, text: seen, remaining: null, total: null, box: null };
 }
+
+/**
+ * Ink beside the word, as near as its glyphs are to each other and as tall as they are (specks one above another
+ * taken together): a glyph come apart (a 5 at 75 %, its pixels repeated: three bars a pixel apart, each a word of
+ * its own) may be a digit of it. A colon spans less of the height.
+ */
+function inkBeside(word: Glyph[], words: Glyph[][]): boolean {
+  const box = wordBox(word);
+  const sides = [[Infinity, -Infinity], [Infinity, -Infinity]];
+  for (const other of words) {
+    if (other === word) continue;
+    const o = wordBox(other);
+    const rows = Math.min(o.top + o.height, box.top + box.height) - Math.max(o.top, box.top);
+    const after = o.left - (box.left + box.width);
+    const before = box.left - (o.left + o.width);
+    if (rows <= 0 || Math.max(after, before) > BESIDE * box.height) continue;
+    const side = sides[after >= before ? 1 : 0];
+    side[0] = Math.min(side[0], o.top);
+    side[1] = Math.max(side[1], o.top + o.height);
+  }
+  const span = Math.max(...sides.map(([top, bottom]) => bottom - top)) / box.height;
+  if (span > 0) trace('counter word: ink beside spans %s of its height', span.toFixed(3));
+  return span >= TALL;
+}
+
+/** How near (a share of the word's height) ink beside it must be, and how tall, to be taken for part of it. */
+const BESIDE = 0.2;
+const TALL = 0.8;
 
 /** How much wider (a share of its height, each side) a box is read again when it cut a glyph. */
 const CLIPPED_MARGIN = 0.12;

@@ -119,6 +119,21 @@ test('a counter cut by the image edge is not read as the part that shows', async
   expect(analysis.counter?.read).toBe(false);
 });
 
+// Shrunk to 75 % by dropping pixels, xbomb's "65" comes apart: the 5 into three bars a pixel apart, each a
+// word of its own, and "6" alone read as the counter: 6 + 34 flags = 40 mines of 99 (used, before).
+test('a digit come apart into specks beside the word read keeps the counter from being read', async () => {
+  const shot = 'xbomb/s3-05.png';
+  const file = path.join(FIXTURES, shot);
+  const { width = 0 } = await sharp(file).metadata();
+  const nearest = await sharp(file).resize({ width: Math.round(width * 0.75), kernel: 'nearest' }).png().toBuffer();
+  const { analysis } = await analyzeImage(nearest, shot);
+  expect(analysis.board?.cols).toBe(30);
+  expect([analysis.counter?.read, analysis.board?.totalMines]).toEqual([false, null]);
+  // a colon beside the text (KMines' "Mines: 11/40 Time:", its dots 2 px from the 0) is no digit of it
+  const { analysis: kmines } = await analyzeImage(path.join(FIXTURES, 'kmines/s2-02.png'), 'kmines/s2-02.png');
+  expect([kmines.counter?.text, kmines.counter?.used]).toEqual(['11/40', true]);
+});
+
 // A skin that cannot read a flag leaves it unreadable (hidden): with a mines-left counter, total = counter +
 // flags read came out too small by the flags not read, and xbomb's held-out shots gave false deductions.
 test('xbomb read with a skin lacking its flag: the mines-left counter gives no total, no deduction is false', async () => {
