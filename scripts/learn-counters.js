@@ -10,8 +10,11 @@ const { placeBox, readWord } = require('../dist/counter');
 const { SHORT_GLYPH } = require('../dist/blobs');
 const { sampleOf, fitFonts } = require('./counter-fonts');
 
-/** Each capture is also learned from rescaled and JPEG-compressed, as screenshots come. */
-const SCALES = { '100%': 1, '50%': 0.5, '75%': 0.75, '90%': 0.9, '98%': 0.98, '150%': 1.5, '200%': 2, '250%': 2.5 };
+/**
+ * Each capture is also learned from rescaled and JPEG-compressed, as screenshots come; "n": its pixels repeated
+ * (nearest neighbour), as a system scales a window drawn at 100 % (X11 games under a desktop scaled to 150 or 200 %).
+ */
+const SCALES = { '100%': 1, '50%': 0.5, '75%': 0.75, '90%': 0.9, '98%': 0.98, '150%': 1.5, '200%': 2, '250%': 2.5, '150%n': 1.5, '200%n': 2 };
 
 /**
  * Rescaled copies are also made from the capture shifted first (a margin copied from its edge added on the
@@ -40,7 +43,8 @@ async function variants(png, only) {
     if (only && !only.includes(name)) continue;
     for (const [dx, dy] of shiftsFor(f).flatMap((x) => shiftsFor(f).map((y) => [x, y]))) {
       const shifted = sharp(await sharp(bytes).extend({ left: dx, top: dy, extendWith: 'copy' }).png().toBuffer());
-      const resized = f === 1 ? bytes : await shifted.resize({ width: Math.round((width + dx) * f) }).png().toBuffer();
+      const kernel = name.endsWith('n') ? 'nearest' : 'lanczos3';
+      const resized = f === 1 ? bytes : await shifted.resize({ width: Math.round((width + dx) * f), kernel }).png().toBuffer();
       out.push([name, await decode(resized), [dx, dy]]);
     }
   }
