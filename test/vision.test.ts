@@ -76,6 +76,22 @@ describe('locating at other scales and in other pictures', () => {
     await readsRight(file, await sharp(file).avif().toBuffer());
   });
 
+  test('a window captured alone, as macOS does: on a transparent canvas with a soft shadow, every cell read and the counter used', async () => {
+    for (const file of [shot('xbomb', 's2-02.png'), shot('kmines', 's2-02.png')]) {
+      const { window: w } = JSON.parse(readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8'));
+      const win = await sharp(file).extract({ left: w.x, top: w.y, width: w.w, height: w.h }).png().toBuffer();
+      const [width, height, m] = [w.w + 100, w.h + 100, 50];
+      const shadow = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect x="${m}" y="${m + 12}" width="${w.w}" height="${w.h}" fill-opacity="0.5"/></svg>`;
+      const blurred = await sharp(Buffer.from(shadow)).blur(14).png().toBuffer();
+      const capture = await sharp(blurred).composite([{ input: win, left: m, top: m }]).png().toBuffer();
+      const { image, analysis } = await analyzeImage(capture, file);
+      expect(image?.opaque).toBe(false);
+      expect(analysis.error).toBeUndefined();
+      expect(cellsDiffer(analysis.board!, truthOf(file))).toEqual([]);
+      expect(analysis.counter?.used).toBe(true);
+    }
+  });
+
   test('xbomb at 2.5× (50 px cells from 20 px templates) and 0.5× (10 px cells)', async () => {
     const file = shot('xbomb', 's2-02.png');
     await readsRight(file, await scaled(file, 2.5));
