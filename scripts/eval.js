@@ -41,7 +41,7 @@ async function main() {
   if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%] [--misses] [--learn]');
   const named = args.find((a) => a.startsWith('--variant='))?.slice('--variant='.length).split(',');
   const unknown = named?.find((v) => !copyNamed(v));
-  if (unknown) throw new Error(`unknown variant ${unknown} (known: ${[...Object.keys(VARIANTS), ...Object.keys(ENCODINGS)].join(', ')}, or any scale: 75%)`);
+  if (unknown) throw new Error(`unknown variant ${unknown} (known: ${[...Object.keys(VARIANTS), ...Object.keys(ENCODINGS), 'window'].join(', ')}, or any scale: 75%)`);
   const variants = named ?? (args.includes('--variants') ? Object.keys(VARIANTS) : ['100%']);
   const misses = [];
   /** @type {Map<string, {boards:number, located:number, right:number, cells:number, unreadable:number, falseDeductions:number}>} */
@@ -52,7 +52,7 @@ async function main() {
     const mines = trueMines(file);
     const game = path.relative(dir, file).split(path.sep).slice(0, -1).join('/') || '.';
     for (const variant of variants) {
-      const bytes = await /** @type {(b: Buffer) => Promise<Buffer>} */ (copyNamed(variant))(fs.readFileSync(file));
+      const bytes = await /** @type {(b: Buffer, file: string) => Promise<Buffer>} */ (copyNamed(variant))(fs.readFileSync(file), file);
       const { analysis } = await analyzeImage(bytes, file, {});
       const key = `${game} ${variant}`;
       const row = table.get(key) ?? { boards: 0, located: 0, right: 0, cells: 0, unreadable: 0, falseDeductions: 0, skins: new Set(), counters: 0, countersRight: 0, countersWrong: 0 };

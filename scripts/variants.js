@@ -1,6 +1,7 @@
 // @ts-check
 // The copies of a screenshot the eval reads besides the screenshot itself: rescaled, as JPEG, and on a desktop.
 'use strict';
+const fs = require('node:fs');
 const sharp = require('sharp');
 
 const VARIANTS = {
@@ -40,14 +41,35 @@ const ENCODINGS = {
 };
 
 /**
- * A named copy: one of VARIANTS or ENCODINGS, or any scale written as a percentage ("133%": Windows' 125–175 % display
+ * The game's window alone (its place from the capture's meta.json) on a transparent canvas with a soft shadow,
+ * as macOS captures a window (a shot with no window on record as it is): read only when named (--variant=window).
+ * @param {Buffer} b @param {string} file
+ */
+async function windowAlone(b, file) {
+  const meta = file.replace(/\.png$/, '.meta.json');
+  const w = fs.existsSync(meta) ? JSON.parse(fs.readFileSync(meta, 'utf8')).window : null;
+  if (!w) return b;
+  const { width = 0, height = 0 } = await sharp(b).metadata();
+  const [left, top] = [Math.max(0, w.x), Math.max(0, w.y)];
+  const [ww, wh] = [Math.min(w.w, width - left), Math.min(w.h, height - top)];
+  const win = await sharp(b).extract({ left, top, width: ww, height: wh }).png().toBuffer();
+  const m = 50;
+  const shadow = `<svg xmlns="http://www.w3.org/2000/svg" width="${ww + 2 * m}" height="${wh + 2 * m}">`
+    + `<rect x="${m}" y="${m + 12}" width="${ww}" height="${wh}" fill-opacity="0.5"/></svg>`;
+  const blurred = await sharp(Buffer.from(shadow)).blur(14).png().toBuffer();
+  return sharp(blurred).composite([{ input: win, left: m, top: m }]).png().toBuffer();
+}
+
+/**
+ * A named copy: one of VARIANTS or ENCODINGS, 'window', or any scale written as a percentage ("133%": Windows' 125–175 % display
  * settings, a screenshot shrunk to share; "150%n": pixels repeated, as a system scales a window drawn at 100 %);
  * null for anything else.
- * @param {string} name @returns {((b: Buffer) => Promise<Buffer>) | null}
+ * @param {string} name @returns {((b: Buffer, file: string) => Promise<Buffer>) | null}
  */
 function variant(name) {
   if (name in VARIANTS) return VARIANTS[/** @type {keyof typeof VARIANTS} */ (name)];
   if (name in ENCODINGS) return ENCODINGS[/** @type {keyof typeof ENCODINGS} */ (name)];
+  if (name === 'window') return windowAlone;
   const percent = /^(\d+(?:\.\d+)?)%(n?)$/.exec(name);
   return percent && Number(percent[1]) > 0 ? (b) => resize(b, Number(percent[1]) / 100, percent[2] ? 'nearest' : 'lanczos3') : null;
 }
