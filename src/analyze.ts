@@ -6,7 +6,7 @@ import { scaleGrid, shrinkImage } from './pixels';
 import { analyzePosition, rereadings } from './position';
 import { parseCellName } from './board';
 import { counterTotal, readCounter } from './counter';
-import { preloadSkins, readBoard, regionOf, type SkinChoice, type SkinReading } from './read';
+import { MisplacedError, preloadSkins, readBoard, regionOf, type SkinChoice, type SkinReading } from './read';
 import { loadCounter } from './skin';
 import { cutSides, openSides, type Side } from './cut';
 import { warmSolver } from './solve';
@@ -90,11 +90,18 @@ async function readScreenshot(image: RgbaImage, skinName: SkinChoice, found: Par
     if (!(own instanceof Error)) return own;
     if (own instanceof SeveralBoardsError) throw own;
     if (opencv instanceof SeveralBoardsError) throw opencv;
-    return readCoarse(image, skinName, found, opencv, await lossy());
+    return readCoarse(image, skinName, found, opencv, await lossy()).catch((err: unknown) => halfACellOver([own, opencv]) ?? Promise.reject(err));
   }
   if (own instanceof Error) return opencv;
-  const score = (read: SkinReading) => read.readings.filter((r) => !r.unreadable).length - read.fit.meanDistance / (1 + read.fit.maxDistance);
   return score(own) > score(opencv) ? own : opencv;
+}
+
+const score = (read: SkinReading) => read.readings.filter((r) => !r.unreadable).length - read.fit.meanDistance / (1 + read.fit.maxDistance);
+
+/** The last resort: a grid the skin could not place, read again from half a cell over (the better of the finders'). */
+function halfACellOver(errors: Error[]): SkinReading | null {
+  const moved = errors.flatMap((err) => (err instanceof MisplacedError ? [err.halfACellOver()] : [])).filter((read) => read !== null);
+  return moved.sort((a, b) => score(b) - score(a))[0] ?? null;
 }
 
 /**
@@ -135,8 +142,12 @@ async function readFrom(image: RgbaImage, skinName: SkinChoice, found: Partial<A
   const k = shrinkFactor(candidates, up);
   const view = k > 1 ? shrinkImage(image, k) : image;
   const grids = candidates.map((c) => () => scaleGrid(fitGrid(located.image, c), up / k));
-  const read = await readBoard(view, grids, skinName, found, k);
-  return { ...read, grid: scaleGrid(read.grid, k) };
+  const atScale = (read: SkinReading): SkinReading => ({ ...read, grid: scaleGrid(read.grid, k) });
+  const read = await readBoard(view, grids, skinName, found, k).catch((err: unknown) => {
+    if (!(err instanceof MisplacedError)) throw err;
+    throw new MisplacedError(err.message, () => { const moved = err.halfACellOver(); return moved && atScale(moved); });
+  });
+  return atScale(read);
 }
 
 /** Board → deductions, probabilities, reasons (or the conflict): the solver alone, for any board. */

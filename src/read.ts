@@ -34,9 +34,40 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
   const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid, 1 - MAX_UNREADABLE);
   if (skinless && readsEnough(skinless.readings)) return skinless;
   if (distant) throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
-  if (misplaced) throw new Error(`no board found: the grid of ${read.grid.rows}×${read.grid.cols} cells here fits skin ${read.skin.name} as well half a cell off, so these are not cells it can place`);
+  if (misplaced) {
+    throw new MisplacedError(`no board found: the grid of ${read.grid.rows}×${read.grid.cols} cells here fits skin ${read.skin.name} as well half a cell off, so these are not cells it can place`, () => {
+      const moved = placedHalfACellOver(view, read);
+      const poor = !moved || moved.fit.meanDistance > POOR_FIT * moved.skin.maxDistance || Math.min(moved.grid.rows, moved.grid.cols) < MIN_SIDE_CELLS || unreadableShare(moved.readings) > MAX_UNREADABLE;
+      return poor ? null : { ...moved, readings: rereadOnPixels(view, moved) };
+    });
+  }
   if (small) throw new Error(`no board found: only ${read.grid.rows}×${read.grid.cols} cells look like skin ${read.skin.name}`);
   throw new Error(`the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells match no template of skin ${read.skin.name}`);
+}
+
+/**
+ * The grid read could not be placed by the skin. `halfACellOver` reads it again from half a cell over (a last
+ * resort, once every other way to find the board failed: from other outlines the grid is usually truer).
+ */
+export class MisplacedError extends Error {
+  constructor(message: string, readonly halfACellOver: () => SkinReading | null) {
+    super(message);
+  }
+}
+
+/**
+ * A grid the skin cannot place may sit half a cell off (KMines' grass at 50 %: its outlines fell there, and
+ * aligning moves a grid a few pixels only): its cells then straddle two of the board's, so it is read again
+ * half a cell back with a row or column more (each way, then both), strips that are not board trimmed as
+ * always, and kept only if the skin places those cells (the best fit of them).
+ */
+function placedHalfACellOver(view: RgbaImage, read: SkinReading): SkinReading | null {
+  const { grid, skin } = read;
+  if (grid.lefts || grid.tops) return null;
+  const over = (x: number, y: number): Grid => ({ ...grid, left: grid.left - (x * grid.pitchX) / 2, top: grid.top - (y * grid.pitchY) / 2, cols: grid.cols + x, rows: grid.rows + y });
+  const placed = [over(1, 0), over(0, 1), over(1, 1)].filter((g) => g.left >= 0 && g.top >= 0)
+    .map((g) => readCells(view, g, skin)).filter((r) => cellsPlaced(view, r.grid, skin));
+  return placed.sort((a, b) => a.fit.meanDistance - b.fit.meanDistance)[0] ?? null;
 }
 
 /**

@@ -177,6 +177,21 @@ describe('locating at other scales and in other pictures', () => {
     expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
   });
 
+  // KMines green at 50 % (a seed 33 game): every finder's outlines put the grid half a cell off, where the grass
+  // fits as well, and the board was refused. Last, the grid is read again from half a cell over.
+  test('a grid half a cell off, where the skin cannot place it, is read from half a cell over: KMines green at 50 %', async () => {
+    const file = shot('kmines', 'sprites/s33-03.png');
+    const { analysis } = await analyzeImage(await scaled(file, 0.5), file);
+    const truth = truthOf(file);
+    expect([analysis.error, analysis.board?.rows, analysis.board?.cols]).toEqual([undefined, 16, 30]);
+    expect(cellsDiffer(analysis.board!, truth)).toEqual([]);
+    expect(analysis.counter?.used).toBe(true);
+    const mines = new Set(readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n')
+      .flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
+    expect(analysis.deductions!.mines.filter((c) => !mines.has(c))).toEqual([]);
+    expect(analysis.deductions!.safe.filter((c) => mines.has(c))).toEqual([]);
+  });
+
   test('a window of monospaced text is not several boards', async () => {
     // its glyphs 9 px apart on lines 21 px apart make two lattices of 18×21 px "cells" (before: "several boards")
     const lines = Array.from({ length: 30 }, (_, i) => `<text x="20" y="${40 + 21 * i}" font-size="15" font-family="monospace">Lorem ipsum dolor sit amet 12345 consectetur adipiscing elit ${i}</text>`);
