@@ -1,4 +1,5 @@
 import path from 'node:path';
+import sharp from 'sharp';
 import { analyzeImage } from '../src/analyze';
 import { loadSkin } from '../src/skin';
 import { FIXTURES, readBoard, scaled } from './helpers';
@@ -25,4 +26,32 @@ test.each([1, 0.5])('at %s×: with the 6 this capture gave the skin, every cell 
   const truth = readBoard(FILE.replace(/\.png$/, '.board.txt'));
   expect(analysis.skin).toBe('kmines-default');
   expect(analysis.board?.cells).toEqual(truth.cells);
+});
+
+// GNOME Mines' classic theme draws its 5 in brown, a 3's shape in another red; no capture gave the skin a 5 (s33-04's,
+// held out, was left out: with it, 38 more 3s of the JPEG q=75 copies of the 23 px boards read unclear). The 5 sits
+// nearest a 3, a 4 or a 1 in every form tried, and must stay unreadable in each.
+const GNOME = path.join(FIXTURES, 'gnome-mines', 'learn', 's33-04.png');
+const FIVE: [number, number] = [7, 19];
+
+const FORMS: [string, () => Promise<Buffer | string>][] = [
+  ['100 %', async () => GNOME],
+  ['60 %', () => scaled(GNOME, 0.6)],
+  ['75 %', () => scaled(GNOME, 0.75)],
+  ['133 %', () => scaled(GNOME, 4 / 3)],
+  ['JPEG q=75', () => sharp(GNOME).jpeg({ quality: 75 }).toBuffer()],
+  ['JPEG q=50', () => sharp(GNOME).jpeg({ quality: 50 }).toBuffer()],
+  ['WebP q=50', () => sharp(GNOME).webp({ quality: 50 }).toBuffer()],
+  ['AVIF', () => sharp(GNOME).avif().toBuffer()],
+];
+
+test.each(FORMS)('GNOME classic, %s: a 5 the skin lacks is unreadable', async (_, form) => {
+  const bytes = await form();
+  const truth = readBoard(GNOME.replace(/\.png$/, '.board.txt'));
+  expect(truth.cells[FIVE[0]][FIVE[1]]).toBe('5');
+  const { analysis } = await analyzeImage(bytes, GNOME);
+  expect(analysis.skin).toBe('gnome-mines-classic');
+  const five = analysis.readings!.find((r) => r.row === FIVE[0] && r.col === FIVE[1]);
+  expect(five).toMatchObject({ cell: '.', unreadable: true });
+  expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
 });
