@@ -36,25 +36,25 @@ const MIN_SHRINK = 1.1;
 const MAX_SHRINK = 4.5;
 
 /**
- * The places tried around a cell's place (pixels): every STEP within NEAR, every 2 × STEP within REACH; then around
- * each label's best place, the eight places 1/PHASES px off (templates are placed to 1/PHASES px). The grid's start is
- * snapped to half a pixel where the many plain cells fit best, which may be 0.75 px from where the cells were drawn
- * (ace's s3-05 at 75 %: its 60 3s unreadable within half a pixel); and a count may fit twice as far an eighth of a
- * pixel off (ace's 3 at 75 %: 6.0 at its place, 13.9 an eighth off; seed 34's 05, its pitch fitted 0.08 % short).
+ * The places tried around a cell's place (pixels): every STEP within NEAR, then, if no label is read there, every
+ * 2 × STEP out to REACH; each time also the eight places 1/PHASES px around each label's best (templates are placed
+ * to 1/PHASES px). The grid's start is snapped to half a pixel where the many plain cells fit best, which may be
+ * 0.75 px from where the cells were drawn (ace's s3-05 at 75 %: its 60 3s unreadable within half a pixel); and a
+ * count may fit twice as far an eighth of a pixel off (ace's 3 at 75 %: 6.0 at its place, 13.9 an eighth off; seed
+ * 34's 05, its grid's pitch fitted 0.08 % short).
  */
 const NEAR = 0.5;
 const REACH = 1;
 const STEP = 0.25;
 const PHASES = 8;
-const PLACES = placesWithin();
+const NEAR_PLACES = placesWithin(NEAR, STEP);
+const FAR_PLACES = placesWithin(REACH, 2 * STEP).filter(([dx, dy]) => max(abs(dx), abs(dy)) > NEAR);
 const AROUND = [[-1, -1], [0, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [0, 1], [1, 1]];
 
-function placesWithin(): [number, number][] {
-  const places = new Map<string, [number, number]>();
-  for (const [step, reach] of [[STEP, NEAR], [2 * STEP, REACH]]) {
-    for (let dy = -reach; dy <= reach + 1e-9; dy += step) for (let dx = -reach; dx <= reach + 1e-9; dx += step) places.set(`${dx} ${dy}`, [dx, dy]);
-  }
-  return [...places.values()];
+function placesWithin(reach: number, step: number): [number, number][] {
+  const places: [number, number][] = [];
+  for (let dy = -reach; dy <= reach + 1e-9; dy += step) for (let dx = -reach; dx <= reach + 1e-9; dx += step) places.push([dx, dy]);
+  return places;
 }
 
 /** A label is read when its template sits this close (share of the skin's limit) and this much closer than any other label's. */
@@ -102,12 +102,18 @@ export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings
       });
     };
     const [left, top] = [cellLeft(grid, r.col), cellTop(grid, r.row)];
-    for (const [dx, dy] of PLACES) tryAt(round((left + dx) * PHASES) / PHASES, round((top + dy) * PHASES) / PHASES);
-    for (const [label, { x, y }] of [...nearest]) for (const [dx, dy] of AROUND) tryAt(x + dx / PHASES, y + dy / PHASES, label);
-    const [first, second] = [...nearest].map(([label, at]): [Cell, number] => [label, at.distance]).sort((a, b) => a[1] - b[1]);
-    const runnerUp = second ?? ['.', Infinity];
-    if (!first || first[1] > SURE * skin.maxDistance || first[1] > RATIO * runnerUp[1]) return r;
-    return { ...r, cell: first[0], best: first[0], distance: first[1], runnerUp: runnerUp[0], runnerUpDistance: runnerUp[1], unreadable: false };
+    const search = (places: [number, number][]) => {
+      for (const [dx, dy] of places) tryAt(round((left + dx) * PHASES) / PHASES, round((top + dy) * PHASES) / PHASES);
+      for (const [label, { x, y }] of [...nearest]) for (const [dx, dy] of AROUND) tryAt(x + dx / PHASES, y + dy / PHASES, label);
+    };
+    const decided = (): Reading | undefined => {
+      const [first, second] = [...nearest].map(([label, at]): [Cell, number] => [label, at.distance]).sort((a, b) => a[1] - b[1]);
+      const runnerUp = second ?? ['.', Infinity];
+      if (!first || first[1] > SURE * skin.maxDistance || first[1] > RATIO * runnerUp[1]) return undefined;
+      return { ...r, cell: first[0], best: first[0], distance: first[1], runnerUp: runnerUp[0], runnerUpDistance: runnerUp[1], unreadable: false };
+    };
+    search(NEAR_PLACES);
+    return decided() ?? (search(FAR_PLACES), decided()) ?? r;
   });
 }
 
