@@ -113,7 +113,10 @@ export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings
       return { ...r, cell: first[0], best: first[0], distance: first[1], runnerUp: runnerUp[0], runnerUpDistance: runnerUp[1], unreadable: false };
     };
     search(NEAR_PLACES);
-    return decided() ?? (search(FAR_PLACES), decided()) ?? r;
+    const near = decided();
+    if (near) return near;
+    search(FAR_PLACES);
+    return decided() ?? r;
   });
 }
 
