@@ -1,33 +1,87 @@
 // Adds to a built-in skin the labels its learn captures lack (xbomb's 5, GNOME Mines' 4, 5, 6), or lack at a cell
-// size (ace's 5 at 24 px), cut from other captures of the same game played here (seeds 5, 7, 9, 11 and on, in
-// fixtures/<game>/learn/). Templates of labels the skin has at that size are left as they are. Run after `npm run build`; `npm run skins` runs it.
-//   node scripts/add-labels.js <skin> [--only=<labels>] <capture.png>...   (each with its .board.txt beside it;
-//   --only=6: only those labels)
+// size (KMines classic's 5), cut from other captures of the same game played here (seeds 5, 7, 9, 11 and on, in
+// fixtures/<game>/learn/). Templates of labels the skin has at that size are left as they are, unless --on-skin-grid:
+// then the cells are cut where the skin itself reads them (each read right but off every template of its label) and
+// added beside the skin's, for a label some games draw a pixel over at one size, where learn's own grid cuts it a pixel
+// off (ace's 12 px 5 in its 32×32 games). With --replace, the captures' templates (counts, hidden cells, flags) replace
+// the skin's at their cell sizes: for a size learn's own grid cut a pixel off in the skin's captures (ace's 24 px, seed 1).
+// Run after `npm run build`; `npm run skins` runs it.
+//   node scripts/add-labels.js <skin> [--only=<labels>] [--on-skin-grid|--replace] <capture.png>...   (each with its
+//   .board.txt beside it; --only=6: only those labels)
 const fs = require('node:fs');
 const path = require('node:path');
 const { learn } = require('../dist/learn');
 const { loadSkin } = require('../dist/skin');
 const { parseBoard } = require('../dist/board');
 const { writePng } = require('../dist/render');
+const { analyzeImage } = require('../dist/analyze');
+const { decode } = require('../dist/decode');
+const { cellLeft, cellTop } = require('../dist/pixels');
 
 async function main() {
   const [skinName, ...rest] = process.argv.slice(2);
   const only = rest.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-  const captures = rest.filter((a) => !a.startsWith('--only='));
+  const onGrid = rest.includes('--on-skin-grid');
+  const replace = rest.includes('--replace');
+  const captures = rest.filter((a) => !a.startsWith('--'));
   const out = path.join(__dirname, '..', 'skins', skinName);
   // a label counts as had at the cell sizes it has templates of: a game draws small cells with other glyphs
-  const have = new Set((await loadSkin(out)).templates.map((t) => `${t.label}@${t.image.width}`));
+  const skin = await loadSkin(out);
+  const have = new Set(skin.templates.map((t) => `${t.label}@${t.image.width}`));
+  const same = (a, b) => a.label === b.label && a.image.width === b.image.width && Buffer.compare(Buffer.from(a.image.data), Buffer.from(b.image.data)) === 0;
   const sources = captures.map((image) => ({ image, board: parseBoard(fs.readFileSync(image.replace(/\.png$/, '.board.txt'), 'utf8')) }));
-  const learned = await learn(sources, skinName);
+  const templates = onGrid ? await cutOnSkinGrid(sources, skinName) : (await learn(sources, skinName)).templates;
+  const labels = replace ? /^[0-8.F]$/ : /^[0-8]$/;
+  if (replace) removeAtSizes(out, skin, new Set(templates.filter((t) => labels.test(t.label)).map((t) => t.image.width)));
   const added = new Map();
-  for (const t of learned.templates) {
+  for (const t of templates) {
     const key = `${t.label}@${t.image.width}`;
-    if (!/^[0-8]$/.test(t.label) || have.has(key) || (only && !only.includes(t.label))) continue;
+    if (!labels.test(t.label) || (have.has(key) && !onGrid && !replace) || (only && !only.includes(t.label))) continue;
+    if (skin.templates.some((had) => same(had, t))) continue;
+    skin.templates.push(t);
     added.set(key, (added.get(key) ?? 0) + 1);
-    await writePng(t.image, path.join(out, freeName(out, t.label)));
+    await writePng(t.image, path.join(out, freeName(out, STEMS[t.label] ?? t.label)));
   }
   await loadSkin(out);
   console.log(`${skinName}: added ${[...added].map(([l, n]) => `${l}×${n}`).join(' ') || 'nothing'}`);
+}
+
+/** Template files of the labels not named by themselves (src/skin.ts). @type {Record<string, string>} */
+const STEMS = { '.': 'hidden', F: 'flag' };
+
+/** Deletes the skin's templates of counts, hidden cells and flags at those sizes (from the folder and from `skin`). */
+function removeAtSizes(out, skin, sizes) {
+  for (const f of fs.readdirSync(out).filter((f) => /^([0-8]|hidden|flag)(-[a-z])?\.png$/.test(f))) {
+    // a PNG's width: the IHDR chunk's first field
+    if (sizes.has(fs.readFileSync(path.join(out, f)).readUInt32BE(16))) fs.rmSync(path.join(out, f));
+  }
+  skin.templates = skin.templates.filter((t) => !/^[0-8.F]$/.test(t.label) || !sizes.has(t.image.width));
+}
+
+/** Cells the skin reads right but off every template of their label, cut on its grid (whole pixels, a template size). */
+async function cutOnSkinGrid(sources, skinName) {
+  const cut = [];
+  for (const { image, board } of sources) {
+    const { analysis } = await analyzeImage(image, image, { skin: skinName, reasons: false });
+    const g = analysis.grid;
+    const whole = g && analysis.board && analysis.board.rows === board.rows && analysis.board.cols === board.cols;
+    if (!whole || g.pitchX !== g.pitchY || !Number.isInteger(g.pitchX) || !Number.isInteger(g.left) || !Number.isInteger(g.top)) {
+      throw new Error(`${image}: not read whole on a whole-pixel grid`);
+    }
+    const rgba = await decode(image);
+    for (const r of analysis.readings) {
+      const label = board.cells[r.row][r.col];
+      if (r.unreadable || r.cell !== label || r.distance === 0) continue;
+      cut.push({ label, image: cutCell(rgba, cellLeft(g, r.col), cellTop(g, r.row), g.pitchX) });
+    }
+  }
+  return cut;
+}
+
+function cutCell(image, left, top, size) {
+  const data = new Uint8Array(size * size * 4);
+  for (let y = 0; y < size; y++) data.set(image.data.subarray(((top + y) * image.width + left) * 4, ((top + y) * image.width + left + size) * 4), y * size * 4);
+  return { width: size, height: size, data };
 }
 
 /** label.png, else label-b.png, label-c.png, … whichever is free. */
