@@ -20,14 +20,21 @@ const trace = debuglog('mine-assist');
  * moves to its best neighbour while that fits better, a pitch goes further off only while that helps.
  * Last, on a board drawn at twice the templates' size or more, the shift is tried half a step each way:
  * a whole pixel of the screenshot or more, where a large cell read with small templates fits sharply. On a
- * board at the skin's own cell size the shift is tried a whole pixel each way first (`drawnAtSize`).
+ * board at the skin's own cell size, the grid is then also tried at that pitch on whole pixels (`sizeDrawn`), even
+ * when the sample fitted at once: it is mostly plain cells (KMines classic's 31 px board fitted at 30.95 px: 1.95 on
+ * the sample, its 1s up to 0.46 of the limit from their template).
  */
 export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const sample = sampleCells(grid, 64);
+  const climbed = climbToSkin(image, grid, skin, sample);
+  const size = sizeDrawn(grid, skin) ?? sizeDrawn(climbed.grid, skin);
+  return size && climbed.fit > 0 ? onWholePixels(image, [grid, climbed.grid], climbed, skin, sample, size).grid : climbed.grid;
+}
+
+function climbToSkin(image: RgbaImage, grid: Grid, skin: Skin, sample: Coord[]): { grid: Grid; fit: number } {
   const step = min(grid.pitchX, grid.pitchY) / 20;
   let best = { grid, fit: meanNearest(image, grid, skin, sample) };
-  if (best.fit <= ALIGNED * skin.maxDistance) return grid;
-  if (step < 1 && drawnAtSize(grid, skin)) best = wholePixelOff(image, best, skin, sample);
+  if (best.fit <= ALIGNED * skin.maxDistance) return best;
   let order = worstFirst(image, best.grid, skin, sample);
   const consider = (candidate: Grid): boolean => {
     const fit = meanNearest(image, candidate, skin, sample, best.fit - 1e-9, order);
@@ -65,35 +72,48 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
     }
   }
   if (step >= 2) climb(step / 2, 1);
-  return best.grid;
+  if (step >= 4) climb(step / 4, 1);
+  return best;
 }
 
 /**
- * The grid a whole pixel off each way that fits the sample clearly better (WHOLE_GAIN), or the grid as it is. The
- * climbs, in steps of a twentieth of a cell, stop short of a whole pixel on a small cell; a game at its own size
- * draws on whole pixels.
+ * The grid at the skin's own cell size (`sizeDrawn`) placed on whole pixels, a pixel each way around the middle of
+ * the grid as found and as climbed, where that fits the sample clearly better (WHOLE_GAIN) than `at`, or `at`. The
+ * climbs, in steps of a twentieth of a cell, stop short of a whole pixel on a small cell and step past it on a large
+ * one (ace's 36 px boards: left 1-2 px off); a game at its own size draws on whole pixels. Not every game's cells fit
+ * best there: xbomb's 50 px ones fit a quarter pixel off, where the climbs find them.
  */
-function wholePixelOff(image: RgbaImage, at: { grid: Grid; fit: number }, skin: Skin, sample: Coord[]): { grid: Grid; fit: number } {
-  let best = at;
-  for (const [dx, dy] of WHOLE_PIXEL) {
-    const grid = shiftGrid(at.grid, dx, dy);
-    const fit = meanNearest(image, grid, skin, sample, best.fit);
-    if (fit < best.fit) best = { grid, fit };
+function onWholePixels(image: RgbaImage, around: Grid[], at: { grid: Grid; fit: number }, skin: Skin, sample: Coord[], size: number): { grid: Grid; fit: number } {
+  let best = { grid: at.grid, fit: Infinity };
+  const tried = new Set<string>();
+  for (const g of around) {
+    const sized = { ...g, pitchX: size, pitchY: size, left: round(g.left + (g.cols * (g.pitchX - size)) / 2), top: round(g.top + (g.rows * (g.pitchY - size)) / 2) };
+    for (const [dx, dy] of WHOLE_PIXEL) {
+      const grid = shiftGrid(sized, dx, dy);
+      if (tried.has(`${grid.left},${grid.top}`)) continue;
+      tried.add(`${grid.left},${grid.top}`);
+      const fit = meanNearest(image, grid, skin, sample, best.fit);
+      if (fit < best.fit) best = { grid, fit };
+    }
   }
+  trace('whole pixels at %d px: fit %s → %s', size, at.fit.toFixed(2), best.fit.toFixed(2));
   return best.fit < WHOLE_GAIN * at.fit ? best : at;
 }
 
-const WHOLE_PIXEL = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
-/** A whole-pixel shift is kept when it fits the sample this much better: ace's 12 px boards as JPEG q=50 gain 0.67-0.80; noise 0.96-0.99. */
+const WHOLE_PIXEL = [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
+/** A whole-pixel placement is kept when it fits the sample this much better: ace's 12 px boards as JPEG q=50 gain 0.67-0.80; noise 0.96-0.99. */
 const WHOLE_GAIN = 0.9;
 
 /**
- * Whether the board is at a size the skin's templates were cut at: the game drew its cells on whole pixels, and a
- * grid a whole pixel off may fit the many plain cells as well (ace's dotted cells, cut at two offsets) while every
- * count sits a pixel off its template (ace's 12 px 3s read 0.61 of the limit away, a hair from unreadable).
+ * The size of the skin's square templates the board's pitch is within MAX_SNAP of (none for uneven lines): the game drew
+ * its cells on whole pixels, and a grid a pixel off may fit the many plain cells about as well (ace's dotted cells, cut
+ * at two offsets) while every count sits a pixel off its template (ace's 12 px 3s read 0.61 of the limit away, a hair from
+ * unreadable; its 36 px 2s 0.41).
  */
-function drawnAtSize(grid: Grid, skin: Skin): boolean {
-  return skin.templates.some((t) => t.image.width === grid.pitchX && t.image.height === grid.pitchY);
+function sizeDrawn(grid: Grid, skin: Skin): number | undefined {
+  if (grid.lefts || grid.tops) return undefined;
+  const near = (size: number) => abs(grid.pitchX / size - 1) <= MAX_SNAP && abs(grid.pitchY / size - 1) <= MAX_SNAP;
+  return skin.templates.find((t) => t.image.width === t.image.height && near(t.image.width))?.image.width;
 }
 
 /**

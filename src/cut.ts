@@ -15,11 +15,14 @@ export type { Side };
  */
 export function cutSides(image: RgbaImage, grid: Grid): Side[] {
   const { left, top, right, bottom } = gridEdges(grid);
+  // from the edge, the gap, or less where a strip of MIN_STRIP would not be left
+  const [gapX, gapY] = [GAP * grid.pitchX, GAP * grid.pitchY].map((g) => Math.max(1, Math.round(g)));
+  const near = (edge: number, far: number, gap: number) => edge + Math.sign(far - edge) * Math.max(1, Math.min(gap, Math.abs(far - edge) - MIN_STRIP));
   const strips: Strip[] = [
-    { side: 'left', from: 0, to: Math.floor(left) - 1, alongFrom: top, alongTo: bottom, vertical: true },
-    { side: 'right', from: Math.ceil(right) + 1, to: image.width, alongFrom: top, alongTo: bottom, vertical: true },
-    { side: 'top', from: 0, to: Math.floor(top) - 1, alongFrom: left, alongTo: right, vertical: false },
-    { side: 'bottom', from: Math.ceil(bottom) + 1, to: image.height, alongFrom: left, alongTo: right, vertical: false },
+    { side: 'left', from: 0, to: near(Math.floor(left), 0, gapX), alongFrom: top, alongTo: bottom, vertical: true },
+    { side: 'right', from: near(Math.ceil(right), image.width, gapX), to: image.width, alongFrom: top, alongTo: bottom, vertical: true },
+    { side: 'top', from: 0, to: near(Math.floor(top), 0, gapY), alongFrom: left, alongTo: right, vertical: false },
+    { side: 'bottom', from: near(Math.ceil(bottom), image.height, gapY), to: image.height, alongFrom: left, alongTo: right, vertical: false },
   ];
   return strips
     .filter((s) => s.to - s.from < (s.vertical ? grid.pitchX : grid.pitchY))
@@ -40,6 +43,12 @@ interface Strip {
   alongTo: number;
   vertical: boolean;
 }
+
+/**
+ * The strip starts this share of a pitch (at least a pixel) from the grid's edge: a board scaled up blurs its outer line
+ * out past it (ace's dotted line at 250 %, crossed at every cell, rang a pixel above a grid at the skin's place).
+ */
+const GAP = 0.04;
 
 /** A strip thinner than this (pixels) cannot be told from the edge of a cell. */
 const MIN_STRIP = 2;

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { snapToPixels } from '../src/align';
@@ -44,15 +45,34 @@ test('xbomb at 80 % reads whole: every cell as the game drew it', async () => {
   expect(cellsDiffer(analysis.board as Board, readBoard(shot.replace(/\.png$/, '.board.txt')))).toEqual([]);
 });
 
-// ace's 12 px boards: its dotted plain cells were cut at two offsets, so a grid a pixel off fits them as well, and
-// the outline fit put three of the seven 32×32 games' grids a pixel left of where the game drew its counts (each
-// count then 0.14-0.61 of the limit from its template, the 3s a hair from unreadable; as JPEG q=50, 32 cells
-// unreadable). At the skin's own cell size the grid is tried a whole pixel each way, and every count is exact.
-test.each(['s2-03', 's4-03', 's2-05'])('ace %s at 100 %%: every count sits exactly on its template', async (shot) => {
-  const file = path.join(FIXTURES, 'ace-minesweeper', `${shot}.png`);
+// ace at its own cell sizes. 12 px: its dotted plain cells were cut at two offsets, so a grid a pixel off fits them as
+// well, and the outline fit put three of the seven 32×32 games' grids a pixel left of where the game drew its counts
+// (each count then 0.14-0.61 of the limit from its template, the 3s a hair from unreadable). 36 px: the climb, in steps of
+// 1.8 px, left the 11×11 games' grids 1-1.5 px off (the 2s 0.41 of the limit away). 24 px: the skin's templates were cut
+// a pixel off by learn's grid (each count 0.14-0.32 away). At the skin's own cell size the grid is tried on whole pixels,
+// and every count is exact but the 36 px 3s (the skin has no 36 px 3; the 24 px one stands in).
+const aceShots = fs.readdirSync(path.join(FIXTURES, 'ace-minesweeper')).filter((f) => /^s\d+-\d+\.png$/.test(f));
+test.each(aceShots)('ace %s at 100 %%: every count sits exactly on its template', async (shot) => {
+  const file = path.join(FIXTURES, 'ace-minesweeper', shot);
   const { analysis } = await analyzeImage(file, file);
-  const counts = analysis.readings!.filter((r) => /[1-4]/.test(r.cell));
-  expect(counts.length).toBeGreaterThan(200);
+  const counts = analysis.readings!.filter((r) => /[1-8]/.test(r.cell) && !(r.cell === '3' && analysis.grid?.pitchX === 36));
+  expect(counts.length).toBeGreaterThan(10);
   expect(counts.filter((r) => r.distance > 0).map((r) => `r${r.row}c${r.col} ${r.cell} ${r.distance.toFixed(1)}`)).toEqual([]);
+  expect(analysis.board?.cells).toEqual(readBoard(file.replace(/\.png$/, '.board.txt')).cells);
+});
+
+test('the held-out ace shots are all there', () => {
+  expect(aceShots.length).toBeGreaterThanOrEqual(16);
+});
+
+// KMines classic's 31 px board fitted at 30.95 px: its sample of mostly plain cells fit well enough to count as aligned
+// (1.95), and its 1s sat up to 20.5 from their template (the same 1s on its other 31 px games: 3.7).
+test('a board fitted a fraction off a template size is read at that size (KMines classic s3-04)', async () => {
+  const file = path.join(FIXTURES, 'kmines', 's3-04.png');
+  const { analysis } = await analyzeImage(file, file);
+  expect(analysis.grid).toMatchObject({ pitchX: 31, pitchY: 31 });
+  const counts = analysis.readings!.filter((r) => /[1-8]/.test(r.cell));
+  expect(counts.length).toBeGreaterThan(50);
+  expect(Math.max(...counts.map((r) => r.distance))).toBeLessThan(10);
   expect(analysis.board?.cells).toEqual(readBoard(file.replace(/\.png$/, '.board.txt')).cells);
 });
