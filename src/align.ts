@@ -19,7 +19,8 @@ const trace = debuglog('mine-assist');
  * of the screenshot: 2.5 px on a board scaled 250 %, half a pixel at 50 %. Both searches climb: the shift
  * moves to its best neighbour while that fits better, a pitch goes further off only while that helps.
  * Last, on a board drawn at twice the templates' size or more, the shift is tried half a step each way:
- * a whole pixel of the screenshot or more, where a large cell read with small templates fits sharply. On a
+ * a whole pixel of the screenshot or more, where a large cell read with small templates fits sharply (on cells of
+ * 80 px or more, a quarter step after: ace at 250 %, its grid 1.7 px off, a template pixel being 2.5). On a
  * board at the skin's own cell size, the grid is then also tried at that pitch on whole pixels (`sizeDrawn`), even
  * when the sample fitted at once: it is mostly plain cells (KMines classic's 31 px board fitted at 30.95 px: 1.95 on
  * the sample, its 1s up to 0.46 of the limit from their template).

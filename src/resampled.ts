@@ -4,7 +4,7 @@
 // screenshot's own pixels, with every larger template shrunk onto them the way image tools shrink (lanczos3,
 // bicubic), within a pixel of the cell's place, to an eighth of a pixel. The true label then sits far closer
 // than any other, and a label the skin lacks still sits far from every template, so it stays unreadable.
-import type { Cell, Grid, Reading, RgbaImage, Skin } from './types';
+import type { Cell, Grid, Reading, RgbaImage, Skin, Template } from './types';
 import { cellLeft, cellTop } from './pixels';
 
 const { abs, ceil, floor, max, min, PI, round, sin, sqrt } = Math;
@@ -72,24 +72,78 @@ interface Shrunk {
 }
 
 /**
- * Readings with each unreadable cell read again against the larger templates shrunk onto its pixels. For a
- * board already accepted (read.ts): each cell costs a few hundred template placements.
+ * Readings with each unreadable cell read again against the larger templates shrunk onto its pixels; on a board
+ * smaller than every template, each count read not clearly (CLEAR) must also be read so there, against the open
+ * cells' templates of the skin's smallest sizes (the board's own, shrunk; ace's 12 px at 60 %), or is unreadable
+ * (`confirmed`). For a board already accepted (read.ts): each cell costs a few hundred template placements.
  */
 export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings: Reading[]): Reading[] {
-  const templates = skin.templates.filter((t) => {
-    const shrink = min(t.image.width / grid.pitchX, t.image.height / grid.pitchY);
-    return shrink >= MIN_SHRINK && shrink <= MAX_SHRINK;
+  const shrunk = skin.templates.every((t) => min(t.image.width / grid.pitchX, t.image.height / grid.pitchY) >= MIN_SHRINK);
+  const count = (r: Reading) => !r.unreadable && COUNT.test(r.cell);
+  if (!readings.some((r) => r.unreadable || (shrunk && count(r)))) return readings;
+  const reader = pixelReader(image, grid, skin);
+  const smallest = min(...skin.templates.map((t) => t.image.width));
+  const countReader = shrunk ? pixelReader(image, grid, skin, (t) => OPEN.test(t.label) && t.image.width <= SIZE_SPREAD * smallest) : undefined;
+  if (!reader) return readings;
+  return readings.map((r) => {
+    if (r.unreadable) return reader(r).reading ?? r;
+    if (!countReader || !count(r) || r.distance <= CLEAR * skin.maxDistance || confirmed(countReader(r), r.cell, skin)) return r;
+    return { ...r, cell: '.', unreadable: true };
   });
-  if (!templates.length || readings.every((r) => !r.unreadable)) return readings;
+}
+
+/** The open cells' labels: a count's own pixels are compared with these alone (a count is never near a hidden cell or a flag). */
+const OPEN = /^[0-8]$/;
+
+/**
+ * The sizes a board smaller than every template was drawn at: the skin's smallest and those up to this much larger
+ * (KMines `default` draws 34 and 37 px cells, GNOME `bgcolors` 23 and 30; ace's next size, 24 px, is another font).
+ */
+const SIZE_SPREAD = 1.5;
+/** A count this near its template (share of the skin's limit) is read as drawn: one the skin lacks sat 0.41 or more from another's. */
+const CLEAR = 0.25;
+const COUNT = /^[1-8]$/;
+
+/**
+ * Whether a count's own pixels say the same: the label nearest there, within CONFIRM of the skin's limit and at most
+ * RATIO as far as any other. A count the skin lacks can sit nearer another count's template than the blank's when
+ * both are area-averaged to a few pixels (ace's 2 without its templates, at 60 %: 681 of 815 read as 3, 0.42-0.63 of
+ * the limit away); on its own pixels it sits 0.59-0.87 of the limit from that 3, at least 0.65 as far as from the
+ * next label. Counts read right there: at most 0.45, 0.30 (all held-out ace shots at 60 %).
+ */
+function confirmed(on: OnPixels, label: Cell, skin: Skin): boolean {
+  const [first, second] = on.nearest;
+  return first?.[0] === label && first[1] <= CONFIRM * skin.maxDistance && first[1] <= RATIO * (second?.[1] ?? Infinity);
+}
+
+const CONFIRM = 0.5;
+
+/** What a cell's own pixels say: each label's nearest shrunk template, nearest first, and the reading if decided. */
+interface OnPixels {
+  nearest: [Cell, number][];
+  reading?: Reading;
+}
+
+/** Reads cells on the screenshot's own pixels against the skin's templates larger than the grid's cells; none if it has none. */
+function pixelReader(image: RgbaImage, grid: Grid, skin: Skin, only?: (t: Template) => boolean): ((r: Reading) => OnPixels) | undefined {
+  const templates = skin.templates.map((t, index) => ({ ...t, index })).filter((t) => {
+    const shrink = min(t.image.width / grid.pitchX, t.image.height / grid.pitchY);
+    return shrink >= MIN_SHRINK && shrink <= MAX_SHRINK && (!only || only(t));
+  });
+  if (!templates.length) return undefined;
   const cache = shrunkCache(skin, grid);
   const shrunk = (t: number, k: number, qx: number, qy: number): Shrunk => {
-    const key = ((t * KERNELS.length + k) * PHASES + qx) * PHASES + qy;
+    const { index, image: template } = templates[t];
+    const key = ((index * KERNELS.length + k) * PHASES + qx) * PHASES + qy;
     let found = cache.get(key);
-    if (!found) cache.set(key, (found = shrinkTemplate(templates[t].image, KERNELS[k], qx / PHASES, qy / PHASES, grid, skin.inset)));
+    if (!found) cache.set(key, (found = shrinkTemplate(template, KERNELS[k], qx / PHASES, qy / PHASES, grid, skin.inset)));
     return found;
   };
-  return readings.map((r) => {
-    if (!r.unreadable) return r;
+  const decided = (ranked: [Cell, number][]) => {
+    const [first, second] = ranked;
+    return first && first[1] <= SURE * skin.maxDistance && first[1] <= RATIO * (second?.[1] ?? Infinity);
+  };
+  const nearestAt = (left: number, top: number): [Cell, number][] => {
     const nearest = new Map<Cell, { distance: number; x: number; y: number }>();
     const tryAt = (x: number, y: number, label?: Cell) => {
       const [qx, qy] = [round((x - floor(x)) * PHASES) % PHASES, round((y - floor(y)) * PHASES) % PHASES];
@@ -101,23 +155,22 @@ export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings
         }
       });
     };
-    const [left, top] = [cellLeft(grid, r.col), cellTop(grid, r.row)];
     const search = (places: [number, number][]) => {
       for (const [dx, dy] of places) tryAt(round((left + dx) * PHASES) / PHASES, round((top + dy) * PHASES) / PHASES);
       for (const [label, { x, y }] of [...nearest]) for (const [dx, dy] of AROUND) tryAt(x + dx / PHASES, y + dy / PHASES, label);
     };
-    const decided = (): Reading | undefined => {
-      const [first, second] = [...nearest].map(([label, at]): [Cell, number] => [label, at.distance]).sort((a, b) => a[1] - b[1]);
-      const runnerUp = second ?? ['.', Infinity];
-      if (!first || first[1] > SURE * skin.maxDistance || first[1] > RATIO * runnerUp[1]) return undefined;
-      return { ...r, cell: first[0], best: first[0], distance: first[1], runnerUp: runnerUp[0], runnerUpDistance: runnerUp[1], unreadable: false };
-    };
+    const ranked = (): [Cell, number][] => [...nearest].map(([label, at]): [Cell, number] => [label, at.distance]).sort((a, b) => a[1] - b[1]);
     search(NEAR_PLACES);
-    const near = decided();
-    if (near) return near;
+    if (decided(ranked())) return ranked();
     search(FAR_PLACES);
-    return decided() ?? r;
-  });
+    return ranked();
+  };
+  return (r) => {
+    const nearest = nearestAt(cellLeft(grid, r.col), cellTop(grid, r.row));
+    if (!decided(nearest)) return { nearest };
+    const [[cell, distance], [runnerUp, runnerUpDistance] = ['.', Infinity]] = nearest;
+    return { nearest, reading: { ...r, cell, best: cell, distance, runnerUp, runnerUpDistance, unreadable: false } };
+  };
 }
 
 /**
