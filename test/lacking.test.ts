@@ -60,39 +60,27 @@ test.each(FORMS)('GNOME classic, %s: a 5 the skin lacks is unreadable', async (_
 // skin lacks came out nearest a 3 (or a 1), a close call with the blank runner-up that the rescue on the pixels where
 // the 3 and the blank differ decided for the 3: a green 2 there sits nearer the red 3 than the white, but off the
 // line between them, as no blurred red 3 does.
-test.each([
-  ['s2-01', '2'],
-  ['s3-01', '2'],
-  ['s4-01', '2'],
-  ['s4-01', '3'],
-])('xbomb %s at 75 %%: its %ss, lacking from the skin, are unreadable, nothing misread', async (shot, label) => {
-  const file = path.join(FIXTURES, 'xbomb', `${shot}.png`);
-  const skin = await loadSkin('xbomb');
-  const lacking = { ...skin, templates: skin.templates.filter((t) => t.label !== label) };
-  const { analysis } = await analyzeImage(await scaled(file, 0.75), file, { skin: lacking });
-  const truth = readBoard(file.replace(/\.png$/, '.board.txt'));
-  const ofLabel = analysis.readings!.filter((r) => truth.cells[r.row][r.col] === label);
-  expect(ofLabel.length).toBeGreaterThan(0);
-  expect(ofLabel.filter((r) => !r.unreadable)).toEqual([]);
-  expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
-});
-
+//
 // ace's counts are one white font on green. Its 12 px boards shrunk to 60 % (7 px cells), area-averaged like their
 // templates, put a 2 the skin lacks nearer the 3 than the blank (0.42-0.63 of the limit away; 681 of the held-out
 // shots' 815 2s read as 3). On the screenshot's own pixels, against the larger templates shrunk as image tools
 // shrink, it sits far from the 3, and a count read on a board smaller than every template must be read there too.
 test.each([
-  ['s3-05', '2'],
-  ['s4-03', '2'],
-  ['s2-05', '3'],
-])('ace %s at 60 %%: its %ss, lacking from the skin, are unreadable, nothing misread', async (shot, label) => {
-  const file = path.join(FIXTURES, 'ace-minesweeper', `${shot}.png`);
-  const skin = await loadSkin('ace-minesweeper');
+  ['xbomb', 's2-01', '2', 0.75],
+  ['xbomb', 's3-01', '2', 0.75],
+  ['xbomb', 's4-01', '2', 0.75],
+  ['xbomb', 's4-01', '3', 0.75],
+  ['ace-minesweeper', 's3-05', '2', 0.6],
+  ['ace-minesweeper', 's4-03', '2', 0.6],
+  ['ace-minesweeper', 's2-05', '3', 0.6],
+])('%s %s: its %ss, lacking from the skin, are unreadable at %s×, nothing misread', async (game, shot, label, factor) => {
+  const file = path.join(FIXTURES, game, `${shot}.png`);
+  const skin = await loadSkin(game);
   const lacking = { ...skin, templates: skin.templates.filter((t) => t.label !== label) };
-  const { analysis } = await analyzeImage(await scaled(file, 0.6), file, { skin: lacking });
+  const { analysis } = await analyzeImage(await scaled(file, factor), file, { skin: lacking });
   const truth = readBoard(file.replace(/\.png$/, '.board.txt'));
   const ofLabel = analysis.readings!.filter((r) => truth.cells[r.row][r.col] === label);
-  expect(ofLabel.length).toBeGreaterThan(20);
+  expect(ofLabel.length).toBeGreaterThan(0);
   expect(ofLabel.filter((r) => !r.unreadable)).toEqual([]);
   expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
 });
