@@ -82,9 +82,9 @@ export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings
   const count = (r: Reading) => !r.unreadable && COUNT.test(r.cell);
   if (!readings.some((r) => r.unreadable || (shrunk && count(r)))) return readings;
   const reader = pixelReader(image, grid, skin);
+  if (!reader) return readings;
   const smallest = min(...skin.templates.map((t) => t.image.width));
   const countReader = shrunk ? pixelReader(image, grid, skin, (t) => OPEN.test(t.label) && t.image.width <= SIZE_SPREAD * smallest) : undefined;
-  if (!reader) return readings;
   return readings.map((r) => {
     if (r.unreadable) return reader(r).reading ?? r;
     if (!countReader || !count(r) || r.distance <= CLEAR * skin.maxDistance || confirmed(countReader(r), r.cell, skin)) return r;
