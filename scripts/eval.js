@@ -41,7 +41,7 @@ async function main() {
   if (!dir) throw new Error('usage: npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%] [--misses] [--learn]');
   const named = args.find((a) => a.startsWith('--variant='))?.slice('--variant='.length).split(',');
   const unknown = named?.find((v) => !copyNamed(v));
-  if (unknown) throw new Error(`unknown variant ${unknown} (known: ${[...Object.keys(VARIANTS), ...Object.keys(ENCODINGS), 'window'].join(', ')}, or any scale: 75%)`);
+  if (unknown) throw new Error(`unknown variant ${unknown} (known: ${[...Object.keys(VARIANTS), ...Object.keys(ENCODINGS), 'window', 'tight'].join(', ')}, or any scale: 75%)`);
   const variants = named ?? (args.includes('--variants') ? Object.keys(VARIANTS) : ['100%']);
   const misses = [];
   /** @type {Map<string, {boards:number, located:number, right:number, cells:number, unreadable:number, falseDeductions:number}>} */

@@ -41,18 +41,27 @@ const ENCODINGS = {
 };
 
 /**
- * The game's window alone (its place from the capture's meta.json) on a transparent canvas with a soft shadow,
- * as macOS captures a window (a shot with no window on record as it is): read only when named (--variant=window).
- * @param {Buffer} b @param {string} file
+ * The game's window cut out of the shot as it is (its place from the capture's meta.json), with nothing around it
+ * (as Windows' Alt+PrintScreen takes a window); the shot itself where no window is on record.
+ * @param {Buffer} b @param {string} file @returns {Promise<Buffer | null>}
  */
-async function windowAlone(b, file) {
+async function windowCut(b, file) {
   const meta = file.replace(/\.png$/, '.meta.json');
   const w = fs.existsSync(meta) ? JSON.parse(fs.readFileSync(meta, 'utf8')).window : null;
-  if (!w) return b;
+  if (!w) return null;
   const { width = 0, height = 0 } = await sharp(b).metadata();
   const [left, top] = [Math.max(0, w.x), Math.max(0, w.y)];
-  const [ww, wh] = [Math.min(w.w, width - left), Math.min(w.h, height - top)];
-  const win = await sharp(b).extract({ left, top, width: ww, height: wh }).png().toBuffer();
+  return sharp(b).extract({ left, top, width: Math.min(w.w, width - left), height: Math.min(w.h, height - top) }).png().toBuffer();
+}
+
+/**
+ * The game's window alone on a transparent canvas with a soft shadow, as macOS captures a window: read only when
+ * named (--variant=window). @param {Buffer} b @param {string} file
+ */
+async function windowAlone(b, file) {
+  const win = await windowCut(b, file);
+  if (!win) return b;
+  const { width: ww = 0, height: wh = 0 } = await sharp(win).metadata();
   const m = 50;
   const shadow = `<svg xmlns="http://www.w3.org/2000/svg" width="${ww + 2 * m}" height="${wh + 2 * m}">`
     + `<rect x="${m}" y="${m + 12}" width="${ww}" height="${wh}" fill-opacity="0.5"/></svg>`;
@@ -61,7 +70,7 @@ async function windowAlone(b, file) {
 }
 
 /**
- * A named copy: one of VARIANTS or ENCODINGS, 'window', or any scale written as a percentage ("133%": Windows' 125–175 % display
+ * A named copy: one of VARIANTS or ENCODINGS, 'window', 'tight', or any scale written as a percentage ("133%": Windows' 125–175 % display
  * settings, a screenshot shrunk to share; "150%n": pixels repeated, as a system scales a window drawn at 100 %);
  * null for anything else.
  * @param {string} name @returns {((b: Buffer, file: string) => Promise<Buffer>) | null}
@@ -70,6 +79,7 @@ function variant(name) {
   if (name in VARIANTS) return VARIANTS[/** @type {keyof typeof VARIANTS} */ (name)];
   if (name in ENCODINGS) return ENCODINGS[/** @type {keyof typeof ENCODINGS} */ (name)];
   if (name === 'window') return windowAlone;
+  if (name === 'tight') return async (b, file) => (await windowCut(b, file)) ?? b;
   const percent = /^(\d+(?:\.\d+)?)%(n?)$/.exec(name);
   return percent && Number(percent[1]) > 0 ? (b) => resize(b, Number(percent[1]) / 100, percent[2] ? 'nearest' : 'lanczos3') : null;
 }
