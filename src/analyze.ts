@@ -10,7 +10,7 @@ import { MisplacedError, preloadSkins, readBoard, regionOf, type SkinChoice, typ
 import { loadCounter } from './skin';
 import { cutSides, openSides, type Side } from './cut';
 import { warmSolver } from './solve';
-import { unframedSides } from './frame';
+import { unframedSides, windowSides } from './frame';
 import { mayBeFlags } from './classify';
 
 export interface AnalyzeOptions {
@@ -47,7 +47,7 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     if (image.frames) found.frames = image.frames;
     const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found, () => isLossy(input));
     Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
-    const cut = cutSides(image, grid);
+    const cut = cutSides(image, grid, readings, windowSides(image, grid, skin));
     const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
     const covered = unframedSides(image, grid, skin).filter((side) => !cut.includes(side) && !open.includes(side));
     if (cut.length || open.length || covered.length) options = { ...options, mines: null, cutSides: cut, openSides: open, coveredSides: covered };

@@ -1,8 +1,11 @@
 // A board that may go on past what was read — cut off by the edge of the screenshot, or with cells beyond
 // the grid: its counts along that side see cells not read, so they cannot be used, nor a mine total.
-import type { Coord, Grid, RgbaImage, Side, Skin } from './types';
+import type { Coord, Grid, Reading, RgbaImage, Side, Skin } from './types';
 import { cellLeft, cellTop, gridEdges } from './pixels';
 import { classify } from './classify';
+import { debuglog } from 'node:util';
+
+const trace = debuglog('mine-assist');
 
 export type { Side };
 
@@ -11,25 +14,30 @@ export type { Side };
  * image's edge, and that strip is not plain or is crossed at the grid's lines. A frame or window border is
  * plain along its length, or a fine pattern that repeats every few pixels (ace's dotted backdrop); a strip
  * of cut cells is crossed by their borders every pitch, even where the cells are flat tiles with faint gaps
- * (GNOME Mines) and the strip is plain on the whole. A strip too thin to tell counts as cut.
+ * (GNOME Mines) and the strip is plain on the whole; or some of it looks like the edge of a covered cell
+ * (`showsCells`). A strip too thin to tell counts as cut, but where the skin knows the game's window ends there
+ * (`windowed`: frame.ts `windowSides`) a pixel is enough to look at.
  */
-export function cutSides(image: RgbaImage, grid: Grid): Side[] {
+export function cutSides(image: RgbaImage, grid: Grid, readings: Reading[] = [], windowed: Side[] = []): Side[] {
   const { left, top, right, bottom } = gridEdges(grid);
-  // from the edge, the gap, or less where a strip of MIN_STRIP would not be left
+  const least = (side: Side) => (windowed.includes(side) ? 1 : MIN_STRIP);
+  // from the edge, the gap, or less where a strip of the least width would not be left (a windowed side: down to none)
   const [gapX, gapY] = [GAP * grid.pitchX, GAP * grid.pitchY].map((g) => Math.max(1, Math.round(g)));
-  const near = (edge: number, far: number, gap: number) => edge + Math.sign(far - edge) * Math.max(1, Math.min(gap, Math.abs(far - edge) - MIN_STRIP));
+  const near = (side: Side, edge: number, far: number, gap: number) =>
+    edge + Math.sign(far - edge) * Math.max(windowed.includes(side) ? 0 : 1, Math.min(gap, Math.abs(far - edge) - least(side)));
   const strips: Strip[] = [
-    { side: 'left', from: 0, to: near(Math.floor(left), 0, gapX), alongFrom: top, alongTo: bottom, vertical: true },
-    { side: 'right', from: near(Math.ceil(right), image.width, gapX), to: image.width, alongFrom: top, alongTo: bottom, vertical: true },
-    { side: 'top', from: 0, to: near(Math.floor(top), 0, gapY), alongFrom: left, alongTo: right, vertical: false },
-    { side: 'bottom', from: near(Math.ceil(bottom), image.height, gapY), to: image.height, alongFrom: left, alongTo: right, vertical: false },
+    { side: 'left', from: 0, to: near('left', Math.floor(left), 0, gapX), alongFrom: top, alongTo: bottom, vertical: true },
+    { side: 'right', from: near('right', Math.ceil(right), image.width, gapX), to: image.width, alongFrom: top, alongTo: bottom, vertical: true },
+    { side: 'top', from: 0, to: near('top', Math.floor(top), 0, gapY), alongFrom: left, alongTo: right, vertical: false },
+    { side: 'bottom', from: near('bottom', Math.ceil(bottom), image.height, gapY), to: image.height, alongFrom: left, alongTo: right, vertical: false },
   ];
   return strips
     .filter((s) => s.to - s.from < (s.vertical ? grid.pitchX : grid.pitchY))
     .filter((s) => {
-      if (s.to - s.from < MIN_STRIP) return true;
-      const lag = plainLag(image, s, s.vertical ? grid.pitchY : grid.pitchX);
-      return lag === null || crossedAtLines(image, s, grid, lag);
+      if (s.to - s.from < least(s.side)) return true;
+      // the game's own frame may hold text (a menu bar): not plain, but no cut cell's border or edge either
+      const lag = plainLag(image, s, s.vertical ? grid.pitchY : grid.pitchX) ?? (windowed.includes(s.side) ? 1 : null);
+      return lag === null || crossedAtLines(image, s, grid, lag) || showsCells(image, s, grid, readings);
     })
     .map((s) => s.side);
 }
@@ -84,8 +92,8 @@ function variation(image: RgbaImage, strip: Strip, lag: number): number {
 }
 
 /**
- * Whether a visible grey step (between pixels `lag` apart: a plain pattern's period) lies within a pixel or
- * two of most of the grid's inner lines where they cross the strip: the borders or gaps of cut cells. Text
+ * Whether a visible grey step (between pixels `lag` apart: a plain pattern's period) lies within a few pixels
+ * of most of the grid's inner lines where they cross the strip: the borders or gaps of cut cells. Text
  * in a menu bar steps at some lines, not at most; a fine backdrop pattern does not step at its own period.
  */
 function crossedAtLines(image: RgbaImage, strip: Strip, grid: Grid, lag: number): boolean {
@@ -93,8 +101,9 @@ function crossedAtLines(image: RgbaImage, strip: Strip, grid: Grid, lag: number)
     ? Array.from({ length: grid.rows - 1 }, (_, k) => cellTop(grid, k + 1))
     : Array.from({ length: grid.cols - 1 }, (_, k) => cellLeft(grid, k + 1));
   const [start, end] = alongRange(image, strip);
+  const reach = Math.max(LINE_REACH, Math.round(LINE_SHARE * (strip.vertical ? grid.pitchY : grid.pitchX)));
   const crossed = lines.filter((line) => {
-    for (let along = Math.max(start, Math.round(line) - LINE_REACH - lag + 1); along <= Math.min(end - lag - 1, Math.round(line) + LINE_REACH); along++) {
+    for (let along = Math.max(start, Math.round(line) - reach - lag + 1); along <= Math.min(end - lag - 1, Math.round(line) + reach); along++) {
       for (let across = Math.max(0, strip.from); across < strip.to; across++) if (Math.abs(step(image, strip, across, along, lag)) >= LINE_STEP) return true;
     }
     return false;
@@ -102,7 +111,12 @@ function crossedAtLines(image: RgbaImage, strip: Strip, grid: Grid, lag: number)
   return lines.length >= MIN_LINES && crossed.length >= LINES_CROSSED * lines.length;
 }
 
+/**
+ * Pixels each way of a line a step is looked for: two, or this share of a cell on boards drawn larger (GNOME's gaps
+ * between tiles, 8 px at 46 px cells, put the tiles' edges 4 px from the line).
+ */
 const LINE_REACH = 2;
+const LINE_SHARE = 0.08;
 const LINE_STEP = 12;
 const MIN_LINES = 3;
 const LINES_CROSSED = 0.7;
@@ -120,6 +134,78 @@ function step(image: RgbaImage, strip: Strip, across: number, along: number, lag
 function gray(image: RgbaImage, x: number, y: number): number {
   const p = (y * image.width + x) * 4;
   return 0.3 * image.data[p] + 0.59 * image.data[p + 1] + 0.11 * image.data[p + 2];
+}
+
+/**
+ * Whether the strip is not one thing along its length and some of it looks like the same slice of a covered cell
+ * (hidden or flagged) in the grid: cells cut by the image's edge, only some of them covered. Open cells can look
+ * like the backdrop around the board (ace draws both with one dotted pattern), so a strip of cut open cells may be
+ * plain and uncrossed but for the few covered ones among them.
+ */
+function showsCells(image: RgbaImage, strip: Strip, grid: Grid, readings: Reading[]): boolean {
+  const segments = stripSegments(strip, grid).map((segment) => meanOf(image, segment)).filter((m) => !Number.isNaN(m[0]));
+  const spread = Math.max(...[0, 1, 2].map((ch) => Math.max(...segments.map((m) => m[ch])) - Math.min(...segments.map((m) => m[ch]))));
+  trace('strip %s: segments spread %s', strip.side, spread.toFixed(1));
+  if (!(spread > SPREAD)) return false;
+  const covered = readings.filter((r) => !r.unreadable && (r.cell === '.' || r.cell === 'F'));
+  const sample = covered.filter((_, i) => i % Math.ceil(covered.length / MAX_SAMPLE) === 0);
+  const slices = sample.flatMap((r) => SLICE_SHIFTS.map((shift) => meanOf(image, sliceOf(strip, grid, r.row, r.col, shift))));
+  const alike = (a: number[], b: number[]) => [0, 1, 2].every((ch) => Math.abs(a[ch] - b[ch]) <= ALIKE);
+  return segments.some((segment) => slices.some((slice) => alike(segment, slice)));
+}
+
+/** Segments along a strip whose means differ by more than this (0-255, any channel) are not one frame. */
+const SPREAD = 10;
+/** A segment this near (0-255, each channel) a covered cell's slice shows that cell. */
+const ALIKE = 8;
+/** Covered cells sampled, and the slices taken a pixel each way (the grid's fractional place). */
+const MAX_SAMPLE = 48;
+const SLICE_SHIFTS = [-1, 0, 1];
+
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The part of the strip beside each cell of the grid's edge, less the pixels near the grid's lines. */
+function stripSegments(strip: Strip, grid: Grid): Box[] {
+  const count = strip.vertical ? grid.rows : grid.cols;
+  const at = (k: number) => (strip.vertical ? cellTop(grid, k) : cellLeft(grid, k));
+  return Array.from({ length: count }, (_, k) => {
+    const [a, b] = [Math.ceil(at(k) + LINE_REACH + 1), Math.floor(at(k + 1) - LINE_REACH - 1)];
+    return strip.vertical ? { left: strip.from, right: strip.to, top: a, bottom: b } : { left: a, right: b, top: strip.from, bottom: strip.to };
+  });
+}
+
+/** Where the strip's segment would lie in cell (row, col), `shift` pixels across: the same offsets from the cell's corner. */
+function sliceOf(strip: Strip, grid: Grid, row: number, col: number, shift: number): Box {
+  const { left, top, right, bottom } = gridEdges(grid);
+  // the corner of the cell cut off beyond the grid, for the strip's offsets across
+  const beyondX = strip.side === 'left' ? left - grid.pitchX : strip.side === 'right' ? right : 0;
+  const beyondY = strip.side === 'top' ? top - grid.pitchY : strip.side === 'bottom' ? bottom : 0;
+  const [x, y] = [Math.round(cellLeft(grid, col) - beyondX) + (strip.vertical ? shift : 0), Math.round(cellTop(grid, row) - beyondY) + (strip.vertical ? 0 : shift)];
+  const reach = LINE_REACH + 1;
+  return strip.vertical
+    ? { left: strip.from + x, right: strip.to + x, top: Math.ceil(cellTop(grid, row) + reach), bottom: Math.floor(cellTop(grid, row + 1) - reach) }
+    : { left: Math.ceil(cellLeft(grid, col) + reach), right: Math.floor(cellLeft(grid, col + 1) - reach), top: strip.from + y, bottom: strip.to + y };
+}
+
+/** Mean r, g, b over the box (clipped to the image). */
+function meanOf(image: RgbaImage, box: Box): number[] {
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let y = Math.max(0, box.top); y < Math.min(image.height, box.bottom); y++) {
+    for (let x = Math.max(0, box.left); x < Math.min(image.width, box.right); x++) {
+      const p = (y * image.width + x) * 4;
+      sum[0] += image.data[p];
+      sum[1] += image.data[p + 1];
+      sum[2] += image.data[p + 2];
+      n++;
+    }
+  }
+  return n ? sum.map((v) => v / n) : [NaN, NaN, NaN];
 }
 
 /**

@@ -48,6 +48,48 @@ export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] 
 }
 
 /**
+ * The sides where the image ends where the game's own window ends around a board of this size: the skin has a
+ * print of that side taken beside a board of these rows and columns that stops at its window's edge, the image's
+ * edge lies as far past the grid (scaled, within WINDOW_SLACK), and what lies between is the print's colours. A
+ * board cut there would have to be cut a whole number of cells out at the game's own window margin, leave just
+ * the layout's rows and columns, and show the frame's colours.
+ */
+export function windowSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
+  return SIDES.filter((side) => {
+    const prints = skin.frames?.[side]?.filter((print) => print.windowEdge && print.rows === grid.rows && print.cols === grid.cols) ?? [];
+    if (!prints.length) return false;
+    const pitch = pitchOf(grid, side);
+    const strip = beyond(image, grid, side);
+    let margin = 0;
+    while (strip(margin, margin + 1)) margin++;
+    return margin >= 1 && prints.some((print) => {
+      const scale = pitch / print.pitch;
+      const printed = (print.colours.length / 3 - LEAD) * scale;
+      return Math.abs(printed - margin) <= WINDOW_SLACK * Math.max(1, scale) && marginMatches(print, strip, Math.min(margin, Math.floor(printed)), scale);
+    });
+  });
+}
+
+/** Pixels (of the coarser image) the image's edge may lie off where a print's window ended. */
+const WINDOW_SLACK = 2.5;
+
+/** Whether each of the first `margin` pixels seen past the grid has the print's colour there, up to half a pixel off. */
+function marginMatches(print: FramePrint, strip: Strip, margin: number, scale: number): boolean {
+  const sums = cumulative(print);
+  const strips = sums.length / 3 - 1;
+  for (let k = 0; k < margin; k++) {
+    const seen = strip(k, k + 1);
+    if (!seen) return false;
+    const near = JITTER.some((jitter) => {
+      const [a, b] = [LEAD + (k + jitter) / scale, LEAD + (k + 1 + jitter) / scale].map((x) => Math.min(strips, Math.max(0, x)));
+      return b > a && [0, 1, 2].every((ch) => Math.abs(printMean(sums, ch, a, b) - seen[ch]) <= TOLERANCE);
+    });
+    if (!near) return false;
+  }
+  return true;
+}
+
+/**
  * The scales a print is compared at: a game's layouts draw lines of the same width beside cells of several
  * sizes, so a print of large cells seen small would show its lines thinner than any layout draws them.
  */
