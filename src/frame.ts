@@ -50,9 +50,9 @@ export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] 
 /**
  * The sides where the image ends where the game's own window ends around a board of this size: the skin has a
  * print of that side taken beside a board of these rows and columns that stops at its window's edge, the image's
- * edge lies as far past the grid (scaled, within WINDOW_SLACK), and what lies between is the print's colours. A
- * board cut there would have to be cut a whole number of cells out at the game's own window margin, leave just
- * the layout's rows and columns, and show the frame's colours.
+ * edge lies as far past the grid (scaled, within WINDOW_SLACK), and what lies between is the print's colours. There
+ * cut.ts looks at a strip too thin to judge otherwise (a board cut there would have to be cut a whole number of
+ * cells out at the game's own window margin, leave just the layout's rows and columns, and show the frame's colours).
  */
 export function windowSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
   return SIDES.filter((side) => {
@@ -65,7 +65,7 @@ export function windowSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
     return margin >= 1 && prints.some((print) => {
       const scale = pitch / print.pitch;
       const printed = (print.colours.length / 3 - LEAD) * scale;
-      return Math.abs(printed - margin) <= WINDOW_SLACK * Math.max(1, scale) && marginMatches(print, strip, Math.min(margin, Math.floor(printed)), scale);
+      return Math.abs(printed - margin) <= WINDOW_SLACK * Math.max(1, scale) && marginMatches(print, strip, Math.max(1, Math.min(margin, Math.floor(printed))), scale);
     });
   });
 }
