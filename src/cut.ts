@@ -35,9 +35,12 @@ export function cutSides(image: RgbaImage, grid: Grid, readings: Reading[] = [],
     .filter((s) => s.to - s.from < (s.vertical ? grid.pitchX : grid.pitchY))
     .filter((s) => {
       if (s.to - s.from < least(s.side)) return true;
-      // the game's own frame may hold text (a menu bar): not plain, but no cut cell's border or edge either
-      const lag = plainLag(image, s, s.vertical ? grid.pitchY : grid.pitchX) ?? (windowed.includes(s.side) ? 1 : null);
-      return lag === null || crossedAtLines(image, s, grid, lag) || showsCells(image, s, grid, readings);
+      // the game's own frame may hold text (a menu bar): not plain, and stepped at lines here and there; half a
+      // cell of it matched pixel row by pixel row is not cut cells
+      const pitch = s.vertical ? grid.pitchX : grid.pitchY;
+      const framed = windowed.includes(s.side);
+      const lag = plainLag(image, s, s.vertical ? grid.pitchY : grid.pitchX) ?? (framed ? 1 : null);
+      return lag === null || (!(framed && s.to - s.from >= pitch / 2) && crossedAtLines(image, s, grid, lag)) || showsCells(image, s, grid, readings);
     })
     .map((s) => s.side);
 }
