@@ -1,6 +1,6 @@
 // A board that may go on past what was read — cut off by the edge of the screenshot, or with cells beyond
 // the grid: its counts along that side see cells not read, so they cannot be used, nor a mine total.
-import type { Coord, Grid, Reading, RgbaImage, Side, Skin } from './types';
+import type { Coord, Grid, Reading, Rect, RgbaImage, Side, Skin } from './types';
 import { cellLeft, cellTop, gridEdges } from './pixels';
 import { classify } from './classify';
 import { debuglog } from 'node:util';
@@ -35,12 +35,13 @@ export function cutSides(image: RgbaImage, grid: Grid, readings: Reading[] = [],
     .filter((s) => s.to - s.from < (s.vertical ? grid.pitchX : grid.pitchY))
     .filter((s) => {
       if (s.to - s.from < least(s.side)) return true;
-      // the game's own frame may hold text (a menu bar): not plain, and stepped at lines here and there; half a
-      // cell of it matched pixel row by pixel row is not cut cells
-      const pitch = s.vertical ? grid.pitchX : grid.pitchY;
       const framed = windowed.includes(s.side);
+      // the game's own frame may hold text (a menu bar): not plain, and stepped at lines here and there; half a
+      // cell or more of it, matched pixel row by pixel row up to the window's edge, is not cut cells
       const lag = plainLag(image, s, s.vertical ? grid.pitchY : grid.pitchX) ?? (framed ? 1 : null);
-      return lag === null || (!(framed && s.to - s.from >= pitch / 2) && crossedAtLines(image, s, grid, lag)) || showsCells(image, s, grid, readings);
+      if (lag === null) return true;
+      const deepFrame = framed && s.to - s.from >= (s.vertical ? grid.pitchX : grid.pitchY) / 2;
+      return (!deepFrame && crossedAtLines(image, s, grid, lag)) || showsCells(image, s, grid, readings);
     })
     .map((s) => s.side);
 }
@@ -146,13 +147,14 @@ function gray(image: RgbaImage, x: number, y: number): number {
  * plain and uncrossed but for the few covered ones among them.
  */
 function showsCells(image: RgbaImage, strip: Strip, grid: Grid, readings: Reading[]): boolean {
-  const segments = stripSegments(strip, grid).map((segment) => meanOf(image, segment)).filter((m) => !Number.isNaN(m[0]));
+  const boxes = stripSegments(strip, grid);
+  const segments = boxes.map((box) => meanOf(image, box)).filter((m) => !Number.isNaN(m[0]));
   const spread = Math.max(...[0, 1, 2].map((ch) => Math.max(...segments.map((m) => m[ch])) - Math.min(...segments.map((m) => m[ch]))));
   trace('strip %s: segments spread %s', strip.side, spread.toFixed(1));
   if (!(spread > SPREAD)) return false;
   const covered = readings.filter((r) => !r.unreadable && (r.cell === '.' || r.cell === 'F'));
   const sample = covered.filter((_, i) => i % Math.ceil(covered.length / MAX_SAMPLE) === 0);
-  const slices = sample.flatMap((r) => SLICE_SHIFTS.map((shift) => meanOf(image, sliceOf(strip, grid, r.row, r.col, shift))));
+  const slices = sample.flatMap((r) => SLICE_SHIFTS.map((shift) => meanOf(image, sliceOf(strip, grid, boxes[strip.vertical ? r.row : r.col], r.row, r.col, shift))));
   const alike = (a: number[], b: number[]) => [0, 1, 2].every((ch) => Math.abs(a[ch] - b[ch]) <= ALIKE);
   return segments.some((segment) => slices.some((slice) => alike(segment, slice)));
 }
@@ -165,42 +167,35 @@ const ALIKE = 8;
 const MAX_SAMPLE = 48;
 const SLICE_SHIFTS = [-1, 0, 1];
 
-interface Box {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
 /** The part of the strip beside each cell of the grid's edge, less the pixels near the grid's lines. */
-function stripSegments(strip: Strip, grid: Grid): Box[] {
+function stripSegments(strip: Strip, grid: Grid): Rect[] {
   const count = strip.vertical ? grid.rows : grid.cols;
   const at = (k: number) => (strip.vertical ? cellTop(grid, k) : cellLeft(grid, k));
   return Array.from({ length: count }, (_, k) => {
     const [a, b] = [Math.ceil(at(k) + LINE_REACH + 1), Math.floor(at(k + 1) - LINE_REACH - 1)];
-    return strip.vertical ? { left: strip.from, right: strip.to, top: a, bottom: b } : { left: a, right: b, top: strip.from, bottom: strip.to };
+    return strip.vertical ? { left: strip.from, width: strip.to - strip.from, top: a, height: b - a } : { left: a, width: b - a, top: strip.from, height: strip.to - strip.from };
   });
 }
 
-/** Where the strip's segment would lie in cell (row, col), `shift` pixels across: the same offsets from the cell's corner. */
-function sliceOf(strip: Strip, grid: Grid, row: number, col: number, shift: number): Box {
+/**
+ * Where the strip's segment beside cell (row, col) (`segment`: in line with it) would lie in that cell, `shift` pixels
+ * across: the same offsets from the cell's corner as from the corner of the cell cut off beyond the grid.
+ */
+function sliceOf(strip: Strip, grid: Grid, segment: Rect, row: number, col: number, shift: number): Rect {
   const { left, top, right, bottom } = gridEdges(grid);
-  // the corner of the cell cut off beyond the grid, for the strip's offsets across
   const beyondX = strip.side === 'left' ? left - grid.pitchX : strip.side === 'right' ? right : 0;
   const beyondY = strip.side === 'top' ? top - grid.pitchY : strip.side === 'bottom' ? bottom : 0;
-  const [x, y] = [Math.round(cellLeft(grid, col) - beyondX) + (strip.vertical ? shift : 0), Math.round(cellTop(grid, row) - beyondY) + (strip.vertical ? 0 : shift)];
-  const reach = LINE_REACH + 1;
   return strip.vertical
-    ? { left: strip.from + x, right: strip.to + x, top: Math.ceil(cellTop(grid, row) + reach), bottom: Math.floor(cellTop(grid, row + 1) - reach) }
-    : { left: Math.ceil(cellLeft(grid, col) + reach), right: Math.floor(cellLeft(grid, col + 1) - reach), top: strip.from + y, bottom: strip.to + y };
+    ? { ...segment, left: strip.from + Math.round(cellLeft(grid, col) - beyondX) + shift }
+    : { ...segment, top: strip.from + Math.round(cellTop(grid, row) - beyondY) + shift };
 }
 
-/** Mean r, g, b over the box (clipped to the image). */
-function meanOf(image: RgbaImage, box: Box): number[] {
+/** Mean r, g, b over the rectangle (clipped to the image). */
+function meanOf(image: RgbaImage, box: Rect): number[] {
   const sum = [0, 0, 0];
   let n = 0;
-  for (let y = Math.max(0, box.top); y < Math.min(image.height, box.bottom); y++) {
-    for (let x = Math.max(0, box.left); x < Math.min(image.width, box.right); x++) {
+  for (let y = Math.max(0, box.top); y < Math.min(image.height, box.top + box.height); y++) {
+    for (let x = Math.max(0, box.left); x < Math.min(image.width, box.left + box.width); x++) {
       const p = (y * image.width + x) * 4;
       sum[0] += image.data[p];
       sum[1] += image.data[p + 1];
