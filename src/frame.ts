@@ -60,8 +60,11 @@ export function windowSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
     if (!prints.length) return false;
     const pitch = pitchOf(grid, side);
     const strip = beyond(image, grid, side);
+    const reach = (print: FramePrint) => (print.colours.length / 3 - LEAD) * (pitch / print.pitch) + WINDOW_SLACK * Math.max(1, pitch / print.pitch);
+    // counted no further than any print's window edge allows
+    const limit = Math.ceil(Math.max(...prints.map(reach))) + 1;
     let margin = 0;
-    while (strip(margin, margin + 1)) margin++;
+    while (margin < limit && strip(margin, margin + 1)) margin++;
     return margin >= 1 && prints.some((print) => {
       const scale = pitch / print.pitch;
       const printed = (print.colours.length / 3 - LEAD) * scale;
