@@ -13,7 +13,7 @@ export const ANALYZE_OPTIONS = {
   board: { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' },
   'trust-flags': { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints (listed as trusted, not checked)' },
   r: { alias: 'recursive', type: 'boolean', default: false, describe: 'also the images in subfolders of a folder given (outputs mirror the subfolders under -o)' },
-  jobs: { type: 'number', describe: 'files analysed at once in a batch, each in a worker thread (default: the CPU cores for 8 files or more)' },
+  jobs: { type: 'number', describe: 'files analysed at once in a batch, each in a worker thread (default: the CPU cores for 8 files or more; at most 4 a core)' },
   debug: { type: 'boolean', default: false, describe: 'also write <name>.debug.png: the located region, the fitted grid, and per cell its reading and match margin (attach it to a bug report)' },
   probabilities: { type: 'boolean', default: false, describe: 'draw the mine probability (%) of every uncertain hidden cell as a heat map' },
   explain: { type: 'string', describe: 'print, in words, why cell ROW,COL (from 0) is certain, or its mine probability' },

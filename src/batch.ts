@@ -141,7 +141,7 @@ export async function runBatch(inputs: Input[], options: BatchOptions, onResult?
   if (summary !== null) folders.add(path.dirname(summary));
   running = { inputs, finished: new Array(inputs.length), folders, summary };
   const job: Job = { all: inputs.map((i) => i.file), options, toFolder };
-  const jobs = Math.min(options.jobs ?? (inputs.length >= WORTH_WORKERS ? availableParallelism() : 1), inputs.length);
+  const jobs = Math.min(options.jobs ?? (inputs.length >= WORTH_WORKERS ? availableParallelism() : 1), mostJobs(), inputs.length);
   const inWorkers = jobs > 1 && workerScript() !== null;
   if (inputs.length >= WORTH_WORKERS) tuneForBatch(inWorkers);
   const results = inWorkers ? await runInWorkers(inputs, jobs, job, onResult, undefined, running.finished) : await runInTurn(inputs, job, onResult, running.finished);
@@ -180,6 +180,13 @@ const unfinished = (input: Input): FileResult => ({ analysis: failed(input.file,
  * files than this run in this thread. From this many files on, V8 is also set for a batch (tuning.ts).
  */
 const WORTH_WORKERS = 8;
+
+/**
+ * The most workers a batch starts, whatever --jobs asks: each holds its own OpenCV, solver and skins (~16 MB more a
+ * worker at 12 on this 2-core machine, 154 → 330 MB), and past the cores they only take turns.
+ */
+export const mostJobs = (): number => JOBS_PER_CORE * availableParallelism();
+const JOBS_PER_CORE = 4;
 
 async function runInTurn(inputs: Input[], job: Job, onResult: ((r: FileResult) => void) | undefined, finished: (FileResult | undefined)[]): Promise<FileResult[]> {
   for (const [i, input] of inputs.entries()) {

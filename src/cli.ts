@@ -3,7 +3,8 @@ import * as fs from './files';
 import path from 'node:path';
 import type Yargs from 'yargs';
 import { ANALYZE_OPTIONS, type AnalyzeArgs, plainAnalyzeArgs } from './args';
-import { expandInputs, holdFolders, interruptBatch, runBatch, FileResult, STDIN } from './batch';
+import { expandInputs, holdFolders, interruptBatch, mostJobs, runBatch, FileResult, STDIN } from './batch';
+import { availableParallelism } from './workers';
 import { learn } from './learn';
 import { parseBoard } from './board';
 import { saveSkin } from './skin';
@@ -110,6 +111,9 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   const files = await expandInputs(args.inputs, args.recursive);
   if (!files.length) throw new UsageError(`no input images found${!args.recursive && (await holdFolders(args.inputs)) ? ' (the folders in it are read with -r)' : ''}`);
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
+  if (args.jobs !== undefined && args.jobs > mostJobs() && files.length > mostJobs()) {
+    process.stderr.write(`mine-assist: --jobs ${args.jobs}: ${mostJobs()} workers at most on this machine's ${availableParallelism()} CPU cores\n`);
+  }
   const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug, jobs: args.jobs, reasons: args.json || explain !== undefined };
   const bar = files.length > 1 && process.stderr.isTTY ? progressBar(files.length, process.stderr) : null;
   // Ctrl-C (or a kill's SIGTERM) ends the run here, with 130 (143), once no thread writes and no temp file is left;

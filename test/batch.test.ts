@@ -251,6 +251,31 @@ describe('--jobs: a batch on worker threads', () => {
     expect([empty.code, empty.stderr.trim()]).toEqual([3, '-: error: empty file (0 bytes)']);
   }, 60_000);
 
+  test('--jobs past 4 a CPU core starts 4 workers a core, says so once, and reads every file as --jobs 1 does', async () => {
+    const hook = path.join(tmp.dir, 'worker-hook.js');
+    writeFileSync(hook, `
+      const threads = require('node:worker_threads');
+      const Worker = threads.Worker;
+      threads.Worker = class extends Worker { constructor(...args) { super(...args); process.stderr.write('worker started\\n'); } };`);
+    const most = 4 * availableParallelism();
+    const dir = path.join(tmp.dir, 'many');
+    mkdirSync(dir);
+    for (let i = 0; i <= most; i++) copyFileSync(path.join(FIXTURES, 'xdemineur/s2-05.png'), path.join(dir, `shot${String(i).padStart(3, '0')}.png`));
+    const batch = async (jobs: number) => {
+      const { stdout, stderr } = await run(process.execPath, ['-r', hook, BIN, dir, '--json', '--jobs', String(jobs), '-o', path.join(tmp.dir, `many${jobs}`)], { maxBuffer: 1 << 26 });
+      const read = JSON.parse(stdout).map((a: { file: string; status: string; board: string; mines: unknown; safe: unknown }) => [path.basename(a.file), a.status, a.board, a.mines, a.safe]);
+      return { read, started: stderr.split('\n').filter((line) => line === 'worker started').length, notes: stderr.split('\n').filter((line) => line.startsWith('mine-assist: --jobs')) };
+    };
+    const capped = await batch(1000);
+    expect(capped.started).toBe(most);
+    expect(capped.notes).toEqual([`mine-assist: --jobs 1000: ${most} workers at most on this machine's ${availableParallelism()} CPU cores`]);
+    const alone = await batch(1);
+    expect(alone.started).toBe(0);
+    expect(capped.read).toHaveLength(most + 1);
+    expect(capped.read.every((r: unknown[]) => r[1] === 'ok')).toBe(true);
+    expect(capped.read).toEqual(alone.read);
+  }, 120_000);
+
   test('--jobs 0 is a usage error', async () => {
     await expect(run(process.execPath, [BIN, FIXTURES, '--jobs', '0'])).rejects.toMatchObject({ code: 2 });
   });
