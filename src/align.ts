@@ -24,9 +24,10 @@ const trace = debuglog('mine-assist');
  * board at the skin's own cell size, the grid is then also tried at that pitch on whole pixels (`sizeDrawn`), even
  * when the sample fitted at once: it is mostly plain cells (KMines classic's 31 px board fitted at 30.95 px: 1.95 on
  * the sample, its 1s up to 0.46 of the limit from their template). Where the climb's steps are under a pixel, the
- * whole pixels are tried first, and the climbs only when those fit no better than the grid as found: a game draws
- * its cells on whole pixels, and steps under a pixel only lead there (mine01 with its learned skin: 33 fits of the
- * sample, ~3 ms, became 10; of the fixtures and the eval's copies, ace's boards at 12 px: every reading the same).
+ * whole pixels are tried first (then on from the best a pixel at a time), and the climbs only when those fit no
+ * better than the grid as found: a game draws its cells on whole pixels, and steps under a pixel only lead there
+ * (mine01 with its learned skin: 33 fits of the sample, ~3 ms, became 18; of the fixtures and the eval's copies,
+ * ace's boards at 12 px: every reading the same).
  */
 export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const sample = sampleCells(grid, 64);
@@ -34,7 +35,7 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const found = { grid, fit: meanNearest(image, grid, skin, sample) };
   if (size && climbStep(grid) < 1 && found.fit > 0) {
     const whole = onWholePixels(image, [grid], found, skin, sample, size);
-    if (whole !== found) return whole.grid;
+    if (whole !== found) return climbWholePixels(image, whole, skin, sample).grid;
   }
   const climbed = climbToSkin(image, found, skin, sample);
   const sized = size ?? sizeDrawn(climbed.grid, skin);
@@ -112,6 +113,26 @@ function onWholePixels(image: RgbaImage, around: Grid[], at: { grid: Grid; fit: 
   trace('whole pixels at %d px: fit %s → %s', size, at.fit.toFixed(2), best.fit.toFixed(2));
   return best.fit < WHOLE_GAIN * at.fit ? best : at;
 }
+
+/**
+ * From a placement on whole pixels, a pixel at a time to the neighbour that fits the sample better, while one does: a
+ * grid found 1.5 px or more off (mine01's, moved 1.5 px) lands a pixel short of its place a pixel each way around it.
+ */
+function climbWholePixels(image: RgbaImage, from: { grid: Grid; fit: number }, skin: Skin, sample: Coord[]): { grid: Grid; fit: number } {
+  let best = from;
+  for (let steps = 0; steps < MAX_WHOLE_STEPS; steps++) {
+    const base = best;
+    for (const [dx, dy] of WHOLE_PIXEL.slice(1)) {
+      const grid = shiftGrid(base.grid, dx, dy);
+      const fit = meanNearest(image, grid, skin, sample, best.fit);
+      if (fit < best.fit) best = { grid, fit };
+    }
+    if (best === base) break;
+  }
+  return best;
+}
+
+const MAX_WHOLE_STEPS = 4;
 
 const WHOLE_PIXEL = [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
 /** A whole-pixel placement is kept when it fits the sample this much better: ace's 12 px boards as JPEG q=50 gain 0.67-0.80; noise 0.96-0.99. */

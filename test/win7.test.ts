@@ -1,7 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeWithShared, SHARED, onDesktop, readBoard, runCli, scaled, tempDir } from './helpers';
-import type { Coord } from '../src/types';
+import type { Coord, Grid } from '../src/types';
+import { alignToSkin } from '../src/align';
+import { decode } from '../src/decode';
+import { loadSkin } from '../src/skin';
 
 const SHOT = path.join(SHARED, 'corpus/win7/mine01.png');
 const BOARD = path.join(SHARED, 'seed-expectations/mine01.board.txt');
@@ -46,6 +49,21 @@ describeWithShared('win7 mine01: learn from one screenshot, then read it at any 
     expect(json.safe).toEqual(overlayCells(SOLVED, 's'));
     expect(json.mines).toHaveLength(60);
     expect(json.safe).toHaveLength(10);
+  });
+
+  // The cells are 18 px apart from x = 31, y = 31; the outlines put the grid at 29.98, 30.44 with an 18.05 px pitch.
+  // From there, and from up to 2 px further off each way, the alignment lands on the cells' whole pixels.
+  test('a grid found up to 2 px off is aligned onto the whole pixels the cells are drawn on', async () => {
+    const [image, skin] = await Promise.all([decode(SHOT), loadSkin(skinDir)]);
+    const found: Grid = { rows: 16, cols: 30, left: 29.98, top: 30.44, pitchX: 18.053, pitchY: 18.031 };
+    const placed = new Set<string>();
+    for (const dx of [-2, -1.5, -1, 0, 1, 1.5, 2]) {
+      for (const dy of [-2, -1.5, 0, 1.5, 2]) {
+        const aligned = alignToSkin(image, { ...found, left: found.left + dx, top: found.top + dy }, skin);
+        placed.add(`${aligned.left},${aligned.top},${aligned.pitchX},${aligned.pitchY}`);
+      }
+    }
+    expect([...placed]).toEqual(['31,31,18,18']);
   });
 });
 
