@@ -115,8 +115,8 @@ function onWholePixels(image: RgbaImage, around: Grid[], at: { grid: Grid; fit: 
 }
 
 /**
- * From a placement on whole pixels, a pixel at a time to the neighbour that fits the sample better, while one does: a
- * grid found 1.5 px or more off (mine01's, moved 1.5 px) lands a pixel short of its place a pixel each way around it.
+ * From a placement on whole pixels, a pixel at a time to the neighbour that fits the sample better, while one does:
+ * around a grid found 1.5 px or more off (mine01's, moved so), a pixel each way stops a pixel short of the cells.
  */
 function climbWholePixels(image: RgbaImage, from: { grid: Grid; fit: number }, skin: Skin, sample: Coord[]): { grid: Grid; fit: number } {
   let best = from;
