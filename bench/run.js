@@ -11,12 +11,12 @@ const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const ma = require('../dist/index.js');
-const { encode } = require('../dist/encode.js');
-const { solve } = require('../dist/solve.js');
-const { probabilities } = require('../dist/probability.js');
-const { locateAll } = require('../dist/locate.js');
-const { readBoard } = require('../dist/read.js');
-const { annotate } = require('../dist/batch.js');
+const { encode } = require('../dist/solve/encode.js');
+const { solve } = require('../dist/solve/solve.js');
+const { probabilities } = require('../dist/solve/probability.js');
+const { locateAll } = require('../dist/locate/locate.js');
+const { readBoard } = require('../dist/read/read.js');
+const { annotate } = require('../dist/analyze/batch.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
@@ -81,7 +81,7 @@ const WHOLE_RUNS = 15;
  * The CLI's whole process, median of WHOLE_RUNS: as a first run (no tiles kept, `MINE_ASSIST_CACHE=off`) and with the
  * marks' tiles kept by an earlier run (one untimed run keeps them first), the two alternating so that the machine's
  * drift falls on both alike.
- * @param {string[]} args @param {string} cache where the marks' tiles are kept (src/tilecache.ts)
+ * @param {string[]} args @param {string} cache where the marks' tiles are kept (src/output/tilecache.ts)
  */
 function wholeProcess(args, cache) {
   const run = (/** @type {string} */ tiles) => {
@@ -101,7 +101,7 @@ function wholeProcess(args, cache) {
 
 async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mine-assist-bench-'));
-  // the marks' tiles drawn by the bench's runs are kept here, not in the user's cache (src/tilecache.ts)
+  // the marks' tiles drawn by the bench's runs are kept here, not in the user's cache (src/output/tilecache.ts)
   process.env.MINE_ASSIST_CACHE = path.join(tmp, 'tiles');
   const cases = [{ name: 'xdemineur s2-03 (30×16, 1280×1024)', file: path.join(ROOT, 'fixtures/xdemineur/s2-03.png'), skin: undefined }];
   cases.push({ name: 'GNOME Mines s2-02 (16×16, 1280×1024)', file: path.join(ROOT, 'fixtures/gnome-mines/s2-02.png'), skin: undefined });
@@ -242,7 +242,7 @@ const WARM_UP = 50;
  */
 function batchRun(dir, out, jobs, env, args) {
   fs.rmSync(out, { recursive: true, force: true });
-  const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli.js'))}).main(${JSON.stringify([dir, '-o', out, '--jobs', String(jobs), ...args])})`
+  const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli/cli.js'))}).main(${JSON.stringify([dir, '-o', out, '--jobs', String(jobs), ...args])})`
     + '.then(() => process.stderr.write(`maxrss ${peakRss()}\\n`))'
     + `;${peakRss.toString()}`;
   const t = performance.now();

@@ -10,13 +10,13 @@
 //   .board.txt beside it; --only=6: only those labels)
 const fs = require('node:fs');
 const path = require('node:path');
-const { learn } = require('../dist/learn');
-const { loadSkin } = require('../dist/skin');
-const { parseBoard } = require('../dist/board');
-const { writePng } = require('../dist/render');
-const { analyzeImage } = require('../dist/analyze');
-const { decode } = require('../dist/decode');
-const { cellLeft, cellTop } = require('../dist/pixels');
+const { learn } = require('../dist/analyze/learn');
+const { loadSkin } = require('../dist/skin/skin');
+const { parseBoard } = require('../dist/common/board');
+const { writePng } = require('../dist/image/encode');
+const { analyzeImage } = require('../dist/analyze/analyze');
+const { decode } = require('../dist/image/decode');
+const { cellLeft, cellTop } = require('../dist/image/pixels');
 
 async function main() {
   const [skinName, ...rest] = process.argv.slice(2);
@@ -46,7 +46,7 @@ async function main() {
   console.log(`${skinName}: added ${[...added].map(([l, n]) => `${l}×${n}`).join(' ') || 'nothing'}`);
 }
 
-/** Template files of the labels not named by themselves (src/skin.ts). @type {Record<string, string>} */
+/** Template files of the labels not named by themselves (src/skin/skin.ts). @type {Record<string, string>} */
 const STEMS = { '.': 'hidden', F: 'flag' };
 
 /** Deletes the skin's templates of counts, hidden cells and flags at those sizes (from the folder and from `skin`). */

@@ -43,7 +43,7 @@ node scripts/learn-counters.js
 node scripts/learn-lost.js
 # question marks (?) and wrong flags (!) from the captures in fixtures/marks/learn (scripts/capture-marks.py)
 node scripts/learn-marks.js
-# what each game draws beyond each side of its board (src/frame.ts), from every capture in fixtures/<game>/learn/
+# what each game draws beyond each side of its board (src/locate/frame.ts), from every capture in fixtures/<game>/learn/
 node scripts/learn-frames.js
-# the built-in skins as the runs read them (src/skinpack.ts)
+# the built-in skins as the runs read them (src/skin/skinpack.ts)
 node scripts/pack-skins.js

@@ -1,7 +1,7 @@
 // The font of a game's counter, fitted from its captures at 100 % (learn-counters.js), for reading the
-// counter where its text is a few pixels tall (src/typeset.ts): each character's ink as coverage (0-1,
+// counter where its text is a few pixels tall (src/counter/typeset.ts): each character's ink as coverage (0-1,
 // linear in the colour's distance from the background) and where it sits, digits being set at one pitch.
-const { inkDistances } = require('../dist/glyphs');
+const { inkDistances } = require('../dist/counter/glyphs');
 
 /** Words set at a pitch off by more than this (pixels, RMS) are not set with tabular digits: no font. */
 const MAX_MISFIT = 0.6;

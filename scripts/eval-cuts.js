@@ -7,8 +7,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const sharp = require('sharp');
-const { analyzeImage } = require('../dist/analyze.js');
-const { parseCellName } = require('../dist/board.js');
+const { analyzeImage } = require('../dist/analyze/analyze.js');
+const { parseCellName } = require('../dist/common/board.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const DEFAULT = ['xdemineur/s2-03.png', 'xdemineur/s2-05.png', 'xbomb/s2-03.png', 'gnome-mines/s2-02.png'].map((f) => path.join(ROOT, 'fixtures', f));

@@ -10,12 +10,12 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const sharp = require('sharp');
-const { analyzeImage } = require('../dist/analyze.js');
-const { parseBoard } = require('../dist/board.js');
+const { analyzeImage } = require('../dist/analyze/analyze.js');
+const { parseBoard } = require('../dist/common/board.js');
 const { falseOnPart } = require('./false-on-part.js');
 
 const ROOT = path.resolve(__dirname, '..');
-/** Template files of the labels not named by themselves (src/skin.ts). @type {Record<string, string>} */
+/** Template files of the labels not named by themselves (src/skin/skin.ts). @type {Record<string, string>} */
 const FILE_NAMES = { '.': 'hidden', F: 'flag', '?': 'question', '*': 'mine', X: 'exploded' };
 
 /** @param {string} skin @param {string} label @returns {string} a copy of the skin's folder without the label's templates */

@@ -3,7 +3,7 @@
 // rectangle (a window or a notification over the game), from past the board's edge through 1, 3 and 5 rows or
 // columns and 0, 30 or 60 % of the next, in black, white, the window's grey and a blue, and counts the deductions
 // the ground truth (<name>.mines.txt) contradicts. The counts along the rectangle's edge see cells not read:
-// the side must be found open (it does not show the game's frame, src/frame.ts). Any false deduction here is
+// the side must be found open (it does not show the game's frame, src/locate/frame.ts). Any false deduction here is
 // a board read as ending where it does not. --variant reads each covered shot as scripts/variants.js copies it.
 'use strict';
 const fs = require('node:fs');
@@ -11,8 +11,8 @@ const path = require('node:path');
 const sharp = require('sharp');
 const { falseOnPart } = require('./false-on-part.js');
 const { VARIANTS, variant: copyNamed } = require('./variants.js');
-const { analyzeImage } = require('../dist/analyze.js');
-const { parseBoard } = require('../dist/board.js');
+const { analyzeImage } = require('../dist/analyze/analyze.js');
+const { parseBoard } = require('../dist/common/board.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const DEFAULT = ['xdemineur/s2-03.png', 'xdemineur/s2-05.png', 'xbomb/s2-03.png', 'gnome-mines/s2-02.png', 'kmines/s2-05.png', 'ace-minesweeper/s2-03.png']

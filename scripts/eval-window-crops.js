@@ -7,8 +7,8 @@
 'use strict';
 const fs = require('node:fs');
 const sharp = require('sharp');
-const { analyzeImage } = require('../dist/analyze.js');
-const { parseCellName } = require('../dist/board.js');
+const { analyzeImage } = require('../dist/analyze/analyze.js');
+const { parseCellName } = require('../dist/common/board.js');
 
 /** @param {string} file */
 const metaOf = (file) => JSON.parse(fs.readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8'));

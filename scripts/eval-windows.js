@@ -1,14 +1,14 @@
 // @ts-check
 // node scripts/eval-windows.js [--variant=50%|jpeg75|…]: each held-out shot's game window, cut from the live
 // tool's black screen by its meta.json, put on a desktop (a gradient; bare, or in a dark or a light window
-// frame), and read: how many read a side as covered (src/frame.ts), and the deductions. Past a game's window
+// frame), and read: how many read a side as covered (src/locate/frame.ts), and the deductions. Past a game's window
 // lies its border or the desktop, never the black the captures show: no side should read as covered.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const sharp = require('sharp');
 const { VARIANTS, variant: copyNamed } = require('./variants.js');
-const { analyzeImage } = require('../dist/analyze.js');
+const { analyzeImage } = require('../dist/analyze/analyze.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const GAMES = ['xdemineur', 'xbomb', 'gnome-mines', 'kmines', 'ace-minesweeper'];

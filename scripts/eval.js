@@ -8,8 +8,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { falseOnPart } = require('./false-on-part.js');
-const { analyzeImage } = require('../dist/analyze.js');
-const { parseBoard, parseCellName } = require('../dist/board.js');
+const { analyzeImage } = require('../dist/analyze/analyze.js');
+const { parseBoard, parseCellName } = require('../dist/common/board.js');
 const { VARIANTS, ENCODINGS, variant: copyNamed } = require('./variants.js');
 
 /** @param {string} dir @param {boolean} learn @returns {string[]} */

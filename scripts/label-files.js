@@ -1,8 +1,8 @@
 // Writes a learned skin's templates of some labels into a skin folder (scripts/learn-lost.js, learn-marks.js):
 // `<name>.png`, `<name>-b.png`, … per label, the folder then loaded once to check it. Returns "label×count" text.
 const path = require('node:path');
-const { loadSkin } = require('../dist/skin');
-const { writePng } = require('../dist/render');
+const { loadSkin } = require('../dist/skin/skin');
+const { writePng } = require('../dist/image/encode');
 
 /** @param {{ templates: { label: string, image: unknown }[] }} learned @param {string} out @param {Record<string, string>} names */
 async function writeLabelFiles(learned, out, names) {

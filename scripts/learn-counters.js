@@ -4,10 +4,10 @@
 // game's counter; TRACE_COUNTERS=1 prints each capture it cannot read back.
 const fs = require('node:fs');
 const path = require('node:path');
-const { decode } = require('../dist/decode');
-const { wordsIn, glyphImage, joinThinBars, shapeOf, shapeDistance } = require('../dist/glyphs');
-const { placeBox, readWord } = require('../dist/counter');
-const { SHORT_GLYPH } = require('../dist/blobs');
+const { decode } = require('../dist/image/decode');
+const { wordsIn, glyphImage, joinThinBars, shapeOf, shapeDistance } = require('../dist/counter/glyphs');
+const { placeBox, readWord } = require('../dist/counter/counter');
+const { SHORT_GLYPH } = require('../dist/counter/blobs');
 const { sampleOf, fitFonts } = require('./counter-fonts');
 
 /**
@@ -64,9 +64,9 @@ function keep(glyphs, char, glyph) {
   if (list.length < MAX_EXAMPLES && !list.some(like)) list.push(glyph);
   glyphs.set(char, list);
 }
-const { writePng } = require('../dist/render');
-const { analyzeImage } = require('../dist/analyze');
-const { scaleGrid, shiftGrid } = require('../dist/pixels');
+const { writePng } = require('../dist/image/encode');
+const { analyzeImage } = require('../dist/analyze/analyze');
+const { scaleGrid, shiftGrid } = require('../dist/image/pixels');
 const sharp = require('sharp');
 
 const root = path.resolve(__dirname, '..');

@@ -1,15 +1,15 @@
 // @ts-check
-// node scripts/learn-frames.js: each built-in skin's frame prints (src/frame.ts), from the captures in
+// node scripts/learn-frames.js: each built-in skin's frame prints (src/locate/frame.ts), from the captures in
 // fixtures/<game>/learn/ that read as that skin, into its skin.json, each print stopping at the game window's
 // edge (from the capture's meta.json: beyond it the live tool's screen is black, a user's desktop is not).
 // Run after `npm run build`.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { analyzeImage } = require('../dist/analyze.js');
-const { decode } = require('../dist/decode.js');
-const { framePrints, mergePrints } = require('../dist/frame.js');
-const { framesJson } = require('../dist/skin.js');
+const { analyzeImage } = require('../dist/analyze/analyze.js');
+const { decode } = require('../dist/image/decode.js');
+const { framePrints, mergePrints } = require('../dist/locate/frame.js');
+const { framesJson } = require('../dist/skin/skin.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const GAMES = ['xdemineur', 'xbomb', 'ace-minesweeper', 'gnome-mines', 'kmines'];

@@ -5,11 +5,11 @@
 // Run after `npm run build`; `npm run skins` runs it.
 const fs = require('node:fs');
 const path = require('node:path');
-const { analyzeImage } = require('../dist/analyze');
-const { learn } = require('../dist/learn');
+const { analyzeImage } = require('../dist/analyze/analyze');
+const { learn } = require('../dist/analyze/learn');
 const { writeLabelFiles } = require('./label-files');
-const { decode } = require('../dist/decode');
-const { cellPatch } = require('../dist/patch');
+const { decode } = require('../dist/image/decode');
+const { cellPatch } = require('../dist/image/patch');
 
 const root = path.resolve(__dirname, '..');
 const GAMES = ['xdemineur', 'ace-minesweeper', 'kmines'];

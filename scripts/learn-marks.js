@@ -10,8 +10,8 @@
 // Run after `npm run build`; `npm run skins` runs it.
 const fs = require('node:fs');
 const path = require('node:path');
-const { analyzeImage } = require('../dist/analyze');
-const { learn } = require('../dist/learn');
+const { analyzeImage } = require('../dist/analyze/analyze');
+const { learn } = require('../dist/analyze/learn');
 const { writeLabelFiles } = require('./label-files');
 
 const root = path.resolve(__dirname, '..');

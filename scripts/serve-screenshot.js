@@ -1,23 +1,21 @@
 #!/usr/bin/env node
 // Takes docs/serve.png: the `serve` page with a result on it, hovering a certain cell.
-// Needs `npm run build` and Debian's chromium (/usr/bin/chromium).
+// Needs `npm run build`; the Chromium is scripts/chromium.js's.
 // usage: node scripts/serve-screenshot.js [screenshot.png] [out.png]
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
-const { startServer } = require('../dist/serve');
+const { startServer } = require('../dist/serve/serve');
+const { chromiumLaunch } = require('./chromium');
 
 const ROOT = path.resolve(__dirname, '..');
 const input = path.resolve(process.argv[2] || path.join(ROOT, 'fixtures/xdemineur/s2-02.png'));
 const output = path.resolve(process.argv[3] || path.join(ROOT, 'docs/serve.png'));
 
-/** The flags that let Chromium start headless on a closed network, as root. */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 async function main() {
   // launch() gives Chromium a fresh, temporary profile of its own.
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(chromiumLaunch());
   const server = await startServer({ port: 0 }).catch(async (err) => {
     await browser.close();
     throw err;

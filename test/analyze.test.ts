@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { analyzeImage } from '../src/analyze';
+import { analyzeImage } from '../src/analyze/analyze';
 
 // analyzeImage starts loading the skins while the screenshot decodes (read.ts preloadSkins): a skin that cannot
 // load must still fail the reading with its own error, and only once decoding has succeeded. Its rejection must

@@ -1,5 +1,5 @@
-import { type AnalyzeArgs, plainAnalyzeArgs } from '../src/args';
-import { parser } from '../src/cli';
+import { type AnalyzeArgs, plainAnalyzeArgs } from '../src/cli/args';
+import { parser } from '../src/cli/cli';
 
 const FIELDS: (keyof AnalyzeArgs)[] = ['inputs', 'output', 'skin', 'mines', 'json', 'board', 'trustFlags', 'probabilities', 'debug', 'recursive', 'jobs', 'explain', 'export'];
 

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { FIXTURES, tempDir } from './helpers';
 import sharp from 'sharp';
-import { decode } from '../src/decode';
-import { expandInputs, runBatch, type Job } from '../src/batch';
-import { runInWorkers } from '../src/workers';
+import { decode } from '../src/image/decode';
+import { expandInputs, runBatch, type Job } from '../src/analyze/batch';
+import { runInWorkers } from '../src/analyze/workers';
 
 // Batches on worker threads run the built CLI (npm test builds dist/ first), as a user does.
 const run = promisify(execFile);
@@ -41,7 +41,7 @@ describe('--jobs: a batch on worker threads', () => {
     // a skin-free reading leaves cells unreadable, so OpenCV's outlines are tried too
     const files = ['xdemineur/s2-01', 'xbomb/s2-02'].map((g) => path.join(FIXTURES, `${g}.png`));
     const batch = async (jobs: number) => JSON.parse((await run(process.execPath, ['-e', `
-      const cli = require(${JSON.stringify(path.resolve(__dirname, '../dist/cli.js'))});
+      const cli = require(${JSON.stringify(path.resolve(__dirname, '../dist/cli/cli.js'))});
       const write = process.stdout.write.bind(process.stdout);
       let json = '';
       process.stdout.write = (chunk) => ((json += chunk), true);
@@ -115,7 +115,7 @@ describe('--jobs: a batch on worker threads', () => {
     execFileSync('mkfifo', fifos);
     const { UV_THREADPOOL_SIZE: _, ...withoutPoolSize } = process.env;
     const probe = (blocked: number, env: NodeJS.ProcessEnv = {}) => JSON.parse(execFileSync(process.execPath, ['-e', `
-      require(${JSON.stringify(path.resolve(__dirname, '../dist/cli.js'))});
+      require(${JSON.stringify(path.resolve(__dirname, '../dist/cli/cli.js'))});
       const fs = require('fs');
       for (const f of ${JSON.stringify(fifos)}.slice(0, ${blocked})) fs.open(f, 'r', () => {});
       let done = false;

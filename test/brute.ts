@@ -1,5 +1,5 @@
 // Test-only oracles and random positions. Deliberately naive: they share no code with src/.
-import type { Board, Deductions, Problem } from '../src/types';
+import type { Board, Deductions, Problem } from '../src/common/types';
 
 /** Seeded PRNG in [0, 1), so a failing case reproduces from its seed. */
 export function mulberry32(seed: number): () => number {

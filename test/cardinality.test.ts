@@ -1,5 +1,5 @@
-import { atLeast, atMost, type Clauses, requireExactly, sumBits } from '../src/cardinality';
-import { MiniSat } from '../src/minisat';
+import { atLeast, atMost, type Clauses, requireExactly, sumBits } from '../src/solve/cardinality';
+import { MiniSat } from '../src/solve/minisat';
 
 /** Clauses into one MiniSat, each guarded by `active` (assumed by `holds`), as solve.ts guards a call's. */
 function clausesOf(sat: MiniSat, active: number): Clauses {

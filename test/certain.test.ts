@@ -1,8 +1,8 @@
-import { cellName, formatBoard } from '../src/board';
-import { inRowColOrder } from '../src/certain';
-import { encode } from '../src/encode';
-import { solve } from '../src/solve';
-import type { Board, Deductions } from '../src/types';
+import { cellName, formatBoard } from '../src/common/board';
+import { inRowColOrder } from '../src/solve/certain';
+import { encode } from '../src/solve/encode';
+import { solve } from '../src/solve/solve';
+import type { Board, Deductions } from '../src/common/types';
 import { bruteBoard, endgamePosition, type Game, randomGame, mulberry32, smallPosition } from './brute';
 
 const SEED = 31337;

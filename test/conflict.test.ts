@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { cellName, formatBoard } from '../src/board';
-import { encode } from '../src/encode';
-import { solve } from '../src/solve';
-import { analyzeBoard } from '../src/analyze';
-import { suggestRereadings } from '../src/reread';
-import type { Board, Problem, Reading } from '../src/types';
+import { cellName, formatBoard } from '../src/common/board';
+import { encode } from '../src/solve/encode';
+import { solve } from '../src/solve/solve';
+import { analyzeBoard } from '../src/analyze/analyze';
+import { suggestRereadings } from '../src/solve/reread';
+import type { Board, Problem, Reading } from '../src/common/types';
 import { mulberry32, randomGame } from './brute';
 import { FIXTURES, readBoard, SHARED } from './helpers';
 

@@ -1,13 +1,13 @@
 import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { analyzeImage } from '../src/analyze';
-import { counterTotal, parseCounter } from '../src/counter';
-import { mayBeFlags } from '../src/classify';
-import { decode } from '../src/decode';
-import { loadSkin } from '../src/skin';
-import { parseBoard, parseCellName } from '../src/board';
-import type { CounterReading } from '../src/types';
+import { analyzeImage } from '../src/analyze/analyze';
+import { counterTotal, parseCounter } from '../src/counter/counter';
+import { mayBeFlags } from '../src/read/classify';
+import { decode } from '../src/image/decode';
+import { loadSkin } from '../src/skin/skin';
+import { parseBoard, parseCellName } from '../src/common/board';
+import type { CounterReading } from '../src/common/types';
 import { FIXTURES, scaled, tempDir } from './helpers';
 
 // Held-out screenshots of five games captured here (seed 2); the counters' glyphs were learned from other

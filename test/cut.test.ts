@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { analyzeImage } from '../src/analyze';
-import { parseCellName } from '../src/board';
+import { analyzeImage } from '../src/analyze/analyze';
+import { parseCellName } from '../src/common/board';
 import { FIXTURES } from './helpers';
 
 // A screenshot that cuts the board: the counts along the cut see cells the image does not show. Before they

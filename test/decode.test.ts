@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { decode, DecodeError } from '../src/decode';
+import { decode, DecodeError } from '../src/image/decode';
 import { FIXTURES } from './helpers';
 
 const SHOT = path.join(FIXTURES, 'xdemineur/s2-01.png');

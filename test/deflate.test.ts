@@ -1,6 +1,6 @@
 import { inflateSync } from 'node:zlib';
-import { canonicalCodes, codeLengths, deflateLiterals } from '../src/deflate';
-import { rowKernel } from '../src/png';
+import { canonicalCodes, codeLengths, deflateLiterals } from '../src/speed/deflate';
+import { rowKernel } from '../src/speed/png';
 
 /** Kraft's sum of the lengths: 1 for a complete prefix code. */
 function kraft(lengths: Uint8Array): number {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { analyzeImage } from '../src/analyze';
-import { classify } from '../src/classify';
-import { cellPatch, rmsDistance } from '../src/patch';
-import { shiftGrid, wholeGrid } from '../src/pixels';
-import { loadSkin } from '../src/skin';
-import { prepareTemplates } from '../src/templates';
+import { analyzeImage } from '../src/analyze/analyze';
+import { classify } from '../src/read/classify';
+import { cellPatch, rmsDistance } from '../src/image/patch';
+import { shiftGrid, wholeGrid } from '../src/image/pixels';
+import { loadSkin } from '../src/skin/skin';
+import { prepareTemplates } from '../src/read/templates';
 import { FIXTURES } from './helpers';
-import type { RgbaImage, Skin } from '../src/types';
+import type { RgbaImage, Skin } from '../src/common/types';
 
 // xdemineur at 100 %: every cell is drawn pixel for pixel as one of its templates, so classify reads it
 // without measuring; what it reads must be what measuring every template gives.

@@ -1,7 +1,7 @@
-import { exportBoard } from '../src/export';
-import { encode } from '../src/encode';
-import { solve } from '../src/solve';
-import type { Board, Problem } from '../src/types';
+import { exportBoard } from '../src/output/export';
+import { encode } from '../src/solve/encode';
+import { solve } from '../src/solve/solve';
+import type { Board, Problem } from '../src/common/types';
 import { bruteProblem, smallPosition } from './brute';
 
 /** JSMinesweeper's newBoardFromString, in short: "WxHxM" header, then F/M flag, 0-8 open, anything else hidden. */

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { analyzeImage } from '../src/analyze';
-import { parseCellName } from '../src/board';
-import { learn } from '../src/learn';
-import { loadSkin, saveSkin } from '../src/skin';
-import type { Analysis, Side, Skin } from '../src/types';
+import { analyzeImage } from '../src/analyze/analyze';
+import { parseCellName } from '../src/common/board';
+import { learn } from '../src/analyze/learn';
+import { loadSkin, saveSkin } from '../src/skin/skin';
+import type { Analysis, Side, Skin } from '../src/common/types';
 import { FIXTURES, onDesktop, readBoard, runCli, scaled, tempDir } from './helpers';
 
 // A window over the last rows or columns of a board: the grid ends at the window's edge, and the counts

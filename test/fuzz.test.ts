@@ -1,8 +1,8 @@
 import path from 'node:path';
 import sharp from 'sharp';
-import { analyzeBoard, analyzeImage, failed } from '../src/analyze';
-import { parseBoard } from '../src/board';
-import type { Analysis } from '../src/types';
+import { analyzeBoard, analyzeImage, failed } from '../src/analyze/analyze';
+import { parseBoard } from '../src/common/board';
+import type { Analysis } from '../src/common/types';
 import { mulberry32 } from './brute';
 import { FIXTURES } from './helpers';
 

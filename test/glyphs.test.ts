@@ -1,5 +1,5 @@
-import { percentile, wordsIn } from '../src/glyphs';
-import type { RgbaImage } from '../src/types';
+import { percentile, wordsIn } from '../src/counter/glyphs';
+import type { RgbaImage } from '../src/common/types';
 
 /** A generator of the same numbers on every run (mulberry32). */
 function random(seed: number): () => number {

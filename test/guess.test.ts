@@ -1,8 +1,8 @@
-import { cellName, parseBoard, parseCellName } from '../src/board';
-import { analyzeBoard } from '../src/analyze';
-import { encode } from '../src/encode';
-import { solve } from '../src/solve';
-import type { Board } from '../src/types';
+import { cellName, parseBoard, parseCellName } from '../src/common/board';
+import { analyzeBoard } from '../src/analyze/analyze';
+import { encode } from '../src/solve/encode';
+import { solve } from '../src/solve/solve';
+import type { Board } from '../src/common/types';
 import { mulberry32, open, randomGame } from './brute';
 
 describe('best guess', () => {

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { main } from '../src/cli';
-import { parseBoard } from '../src/board';
-import type { Board, Rect } from '../src/types';
+import { main } from '../src/cli/cli';
+import { parseBoard } from '../src/common/board';
+import type { Board, Rect } from '../src/common/types';
 
 export const SHARED = path.resolve(__dirname, '../../shared');
 export const FIXTURES = path.resolve(__dirname, '../fixtures');

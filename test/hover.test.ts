@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { analyzeImage } from '../src/analyze';
+import { analyzeImage } from '../src/analyze/analyze';
 import { FIXTURES } from './helpers';
 
 // Fresh boards captured here with the mouse over a hidden cell (hover) or holding it down (pressed),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
-import { analyzeImage } from '../src/analyze';
-import { loadSkin } from '../src/skin';
+import { analyzeImage } from '../src/analyze/analyze';
+import { loadSkin } from '../src/skin/skin';
 import { FIXTURES, readBoard, scaled } from './helpers';
 
 // A KMines game played here (seed 32, default theme, 34 px cells) with a 6 at r6c6. Its skin had no 6 until

@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { analyzeImage } from '../src/analyze';
-import { learn } from '../src/learn';
-import { saveSkin } from '../src/skin';
+import { analyzeImage } from '../src/analyze/analyze';
+import { learn } from '../src/analyze/learn';
+import { saveSkin } from '../src/skin/skin';
 import { FIXTURES, onDesktop, readBoard, scaled, tempDir } from './helpers';
 
 // A skin learned from ONE capture of a game reads the other (held-out) captures of that game at every

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import sharp from 'sharp';
-import { analyzeImage } from '../src/analyze';
-import { legend } from '../src/legend';
-import { stampSheet } from '../src/stamps';
-import type { Marks } from '../src/marks';
-import type { Grid, Rect, RgbaImage } from '../src/types';
+import { analyzeImage } from '../src/analyze/analyze';
+import { legend } from '../src/output/legend';
+import { stampSheet } from '../src/output/stamps';
+import type { Marks } from '../src/output/marks';
+import type { Grid, Rect, RgbaImage } from '../src/common/types';
 import { FIXTURES, scaled, tileAlpha } from './helpers';
 
 const overlap = (a: Rect, b: Rect) => a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;

@@ -1,6 +1,6 @@
-import { commonSides } from '../src/locate';
+import { commonSides } from '../src/locate/locate';
 import { mulberry32 } from './brute';
-import type { Rect } from '../src/types';
+import type { Rect } from '../src/common/types';
 
 // commonSides counts, for each side from 6 to 130 px, the outlines within ±8 % (and half a pixel) of it, in one
 // pass over the outlines: the same sides, in the same order, as counting them side by side.

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { analyzeImage } from '../src/analyze';
+import { analyzeImage } from '../src/analyze/analyze';
 import { FIXTURES } from './helpers';
 
 // Screenshots taken right after losing on purpose (seed 4; the skins' `*` and `X` came from seed 3 by

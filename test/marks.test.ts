@@ -1,8 +1,8 @@
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { analyzeImage } from '../src/analyze';
-import { BUILTIN_SKINS } from '../src/skin';
-import type { Analysis } from '../src/types';
+import { analyzeImage } from '../src/analyze/analyze';
+import { BUILTIN_SKINS } from '../src/skin/skin';
+import type { Analysis } from '../src/common/types';
 import { FIXTURES, tempDir } from './helpers';
 
 // Question marks and wrong flags, captured here by scripts/capture-marks.py: `-marks` shots have flags and

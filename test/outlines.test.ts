@@ -1,8 +1,8 @@
 // The WebAssembly outline finder against a plain reading of its definition: each mask pixel from its
 // neighbours or its whole 15×15 window, regions by flood fill, in the order their first pixels come.
 import sharp from 'sharp';
-import { gapsAlong, latticeFit, latticeForest, squareRegions, type SquareLimits } from '../src/outlines';
-import type { Rect, RgbaImage } from '../src/types';
+import { gapsAlong, latticeFit, latticeForest, squareRegions, type SquareLimits } from '../src/locate/outlines';
+import type { Rect, RgbaImage } from '../src/common/types';
 
 function reference(image: RgbaImage, limits: SquareLimits): Rect[] {
   const { width: w, height: h, data } = image;
@@ -115,7 +115,7 @@ test('a 9 Mpx image: the squares in its far corner are those of the corner alone
   expect(squareRegions(whole, LIMITS)).toEqual(expected);
 });
 
-// The lattice search's neighbour loops, in the kernel (src/locate.ts's nearest gaps and union–find forest), against
+// The lattice search's neighbour loops, in the kernel (src/locate/locate.ts's nearest gaps and union–find forest), against
 // their plain reading: every pair of outlines looked at.
 describe('outlines\' neighbours, found in the kernel', () => {
   const centre = (b: Rect, axis: 'x' | 'y') => (axis === 'x' ? b.left + b.width / 2 : b.top + b.height / 2);
@@ -168,7 +168,7 @@ describe('outlines\' neighbours, found in the kernel', () => {
     }
   });
 
-  /** src/grid.ts's fit of an axis, as it was in JS: centres c = origin + pitch × (k + 0.5), from the middle out. */
+  /** src/locate/grid.ts's fit of an axis, as it was in JS: centres c = origin + pitch × (k + 0.5), from the middle out. */
   const plainFit = (boxes: Rect[], axis: 'x' | 'y', pitchGuess: number) => {
     let pitch = pitchGuess;
     const sorted = boxes.map((b) => centre(b, axis)).sort((a, b) => a - b);

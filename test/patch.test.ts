@@ -1,12 +1,12 @@
 // The WebAssembly cell resampler against a plain reading of area averaging: each patch pixel the mean of the
 // source area it covers, each source pixel weighted by the part of it inside.
 import sharp from 'sharp';
-import { cellPatch, coarseOf, edgeSums, lineShiftsOn, lineSteps, rmsDistance, templateBounds } from '../src/patch';
-import { classify } from '../src/classify';
-import { meanNearest, medianNearest, nearestDistances, worstFirst } from '../src/nearest';
-import { prepareTemplates } from '../src/templates';
-import { loadSkin } from '../src/skin';
-import type { Coord, Grid, RgbaImage, Skin } from '../src/types';
+import { cellPatch, coarseOf, edgeSums, lineShiftsOn, lineSteps, rmsDistance, templateBounds } from '../src/image/patch';
+import { classify } from '../src/read/classify';
+import { meanNearest, medianNearest, nearestDistances, worstFirst } from '../src/read/nearest';
+import { prepareTemplates } from '../src/read/templates';
+import { loadSkin } from '../src/skin/skin';
+import type { Coord, Grid, RgbaImage, Skin } from '../src/common/types';
 
 function reference(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, size: number): number[] {
   const [stepX, stepY] = [(grid.pitchX * (1 - 2 * inset)) / size, (grid.pitchY * (1 - 2 * inset)) / size];
@@ -278,7 +278,7 @@ test('edge sums: the summed grey step between neighbouring columns (or rows) ove
   }
 });
 
-// The line-by-line alignment's search (src/align.ts's lineShifts) against the JS it replaced: each line's strip scored
+// The line-by-line alignment's search (src/read/align.ts's lineShifts) against the JS it replaced: each line's strip scored
 // against the mean strip at every shift, the smoothest path of shifts, three rounds; random profiles with a grid's
 // lines in them, lines a pixel or two off, and flat stretches where scores tie.
 describe('the lines\' shifts on an edge profile, found in the kernel', () => {

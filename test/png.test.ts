@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import zlib, { constants, crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { decode } from '../src/decode';
-import { encodePngOver, readPlainPng, readPlainPngAsync } from '../src/png';
-import type { RgbaImage } from '../src/types';
-import * as zlibEngine from '../src/zlibengine';
+import { decode } from '../src/image/decode';
+import { encodePngOver, readPlainPng, readPlainPngAsync } from '../src/speed/png';
+import type { RgbaImage } from '../src/common/types';
+import * as zlibEngine from '../src/speed/zlibengine';
 
 const SKINS = path.resolve(__dirname, '../skins');
 const samples = readdirSync(SKINS).flatMap((skin) => readdirSync(path.join(SKINS, skin))

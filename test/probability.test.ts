@@ -1,9 +1,9 @@
-import { cellName, formatBoard } from '../src/board';
-import { encode } from '../src/encode';
-import { solve } from '../src/solve';
-import { probabilities } from '../src/probability';
-import { analyzeBoard } from '../src/analyze';
-import type { Board, CellProbability } from '../src/types';
+import { cellName, formatBoard } from '../src/common/board';
+import { encode } from '../src/solve/encode';
+import { solve } from '../src/solve/solve';
+import { probabilities } from '../src/solve/probability';
+import { analyzeBoard } from '../src/analyze/analyze';
+import type { Board, CellProbability } from '../src/common/types';
 import { bruteOdds, endgamePosition, mulberry32, offFrontier, randomGame, smallPosition } from './brute';
 
 const SEED = 4242;

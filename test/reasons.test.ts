@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { formatBoard } from '../src/board';
-import { encode } from '../src/encode';
-import { solve } from '../src/solve';
-import { findReasons } from '../src/reasons';
-import { analyzeBoard } from '../src/analyze';
-import { explainCell } from '../src/explain';
-import type { Board, Problem, Reason } from '../src/types';
+import { formatBoard } from '../src/common/board';
+import { encode } from '../src/solve/encode';
+import { solve } from '../src/solve/solve';
+import { findReasons } from '../src/solve/reasons';
+import { analyzeBoard } from '../src/analyze/analyze';
+import { explainCell } from '../src/output/explain';
+import type { Board, Problem, Reason } from '../src/common/types';
 import { bruteProblem, endgamePosition, smallPosition } from './brute';
 import { readBoard, SHARED } from './helpers';
 

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import sharp from 'sharp';
-import { decode } from '../src/decode';
-import { over255, render } from '../src/render';
-import { stampSheet } from '../src/stamps';
-import { legend } from '../src/legend';
-import type { Marks } from '../src/marks';
-import type { Grid, RgbaImage } from '../src/types';
+import { decode } from '../src/image/decode';
+import { over255, render } from '../src/output/render';
+import { stampSheet } from '../src/output/stamps';
+import { legend } from '../src/output/legend';
+import type { Marks } from '../src/output/marks';
+import type { Grid, RgbaImage } from '../src/common/types';
 import { FIXTURES, tileAlpha } from './helpers';
 
 const SHOT = path.join(FIXTURES, 'xdemineur/s2-05.png');
@@ -77,7 +77,7 @@ describe('render', () => {
     const grid: Grid = { ...GRID, left: 200.4, pitchX: 20.3 };
     const fresh = (): typeof render => {
       let loaded: typeof render = render;
-      jest.isolateModules(() => ({ render: loaded } = jest.requireActual('../src/render')));
+      jest.isolateModules(() => ({ render: loaded } = jest.requireActual('../src/output/render')));
       return loaded;
     };
     const cold = await fresh()(shot, grid, later);
@@ -163,7 +163,7 @@ describe('render', () => {
     const fresh = grids.map((grid) => {
       let svg = '';
       jest.isolateModules(() => {
-        svg = (require('../src/stamps') as typeof import('../src/stamps')).stampSheet(grid, marks, []).svg; // eslint-disable-line @typescript-eslint/no-require-imports
+        svg = (require('../src/output/stamps') as typeof import('../src/output/stamps')).stampSheet(grid, marks, []).svg; // eslint-disable-line @typescript-eslint/no-require-imports
       });
       return svg;
     });

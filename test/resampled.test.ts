@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { analyzeImage } from '../src/analyze';
-import { decode } from '../src/decode';
-import { readResampled } from '../src/resampled';
-import { loadSkin } from '../src/skin';
+import { analyzeImage } from '../src/analyze/analyze';
+import { decode } from '../src/image/decode';
+import { readResampled } from '../src/read/resampled';
+import { loadSkin } from '../src/skin/skin';
 import { FIXTURES, readBoard, scaled } from './helpers';
 
 // ace's 32×32 boards drawn with 12 px cells, saved at 50 %: 6 px cells, where a 2 and a 3 are a pixel
@@ -61,7 +61,7 @@ test('templates kept from a screenshot of the same pitch read the next one as sh
   const afresh = shots.map((shot) => {
     let read: ReturnType<typeof readResampled> = [];
     jest.isolateModules(() => {
-      const isolated = require('../src/resampled') as typeof import('../src/resampled');
+      const isolated = require('../src/read/resampled') as typeof import('../src/read/resampled');
       read = isolated.readResampled(shot.image, shot.grid, skin, shot.readings);
     });
     return read;

@@ -1,27 +1,26 @@
-// `mine-assist serve`: the page in real headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core),
+// `mine-assist serve`: the page in real headless Chromium (test/browser.ts, driven by playwright-core),
 // and the server under load from node. Every expected number comes from analyzeImage on the same file.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { analyzeImage, type ImageAnalysis } from '../src/analyze';
-import { annotate } from '../src/batch';
-import { boardText } from '../src/report';
-import { explainCell } from '../src/explain';
-import { parseCellName } from '../src/board';
-import { builtinSkinNames } from '../src/skin';
-import { MAX_UPLOAD_BYTES, type RunningServer, startServer } from '../src/serve';
-import { Queue } from '../src/serve-upload';
-import type { Coord } from '../src/types';
+import type { Browser, Page } from 'playwright-core';
+import { analyzeImage, type ImageAnalysis } from '../src/analyze/analyze';
+import { annotate } from '../src/analyze/batch';
+import { boardText } from '../src/output/report';
+import { explainCell } from '../src/output/explain';
+import { parseCellName } from '../src/common/board';
+import { builtinSkinNames } from '../src/skin/skin';
+import { MAX_UPLOAD_BYTES, type RunningServer, startServer } from '../src/serve/serve';
+import { Queue } from '../src/serve/upload';
+import type { Coord } from '../src/common/types';
 import { FIXTURES, runCli } from './helpers';
+import { launchChromium } from './browser';
 
 // What the functions given to page.evaluate use in the page (this project compiles without the DOM library).
 declare const document: any, DataTransfer: any, ClipboardEvent: any, DragEvent: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const SHOT = path.join(FIXTURES, 'xdemineur/s2-01.png');
 const BYTES = readFileSync(SHOT);
-/** The flags that let Chromium start headless, as root, on a machine with no network but loopback. */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** Ground truth beside the screenshot: '*' is a mine. */
 const truth = readFileSync(SHOT.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n');
@@ -42,7 +41,7 @@ describe('serve: the page in headless Chromium', () => {
   let browser: Browser;
   let page: Page;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(() => browser?.close());
   beforeEach(async () => {

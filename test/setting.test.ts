@@ -1,6 +1,6 @@
-import { loadCounter } from '../src/skin';
-import { inkOf } from '../src/inkband';
-import { lineOf, roughResidual, setText } from '../src/setting';
+import { loadCounter } from '../src/skin/skin';
+import { inkOf } from '../src/counter/inkband';
+import { lineOf, roughResidual, setText } from '../src/counter/setting';
 
 // A search's places are kept in one set of arrays that the next search (over another ink) takes over: a
 // line of the earlier search must not go on reading them as its own.

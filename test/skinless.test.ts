@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { analyzeImage } from '../src/analyze';
+import { analyzeImage } from '../src/analyze/analyze';
 import sharp from 'sharp';
 import { FIXTURES, readBoard, scaled } from './helpers';
-import { clusterCells } from '../src/clusters';
-import { readWithoutSkin } from '../src/skinless';
+import { clusterCells } from '../src/read/clusters';
+import { readWithoutSkin } from '../src/read/skinless';
 
 // The skin-free fallback (--skin none) on held-out shots of every game, none of their skins given: what it
 // reads must be right (unreadable is allowed, wrong is not), and so must every deduction drawn from it.

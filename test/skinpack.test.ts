@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BUILTIN_SKINS, builtinSkinNames, loadCounter, loadSkin, packSkins, saveSkin } from '../src/skin';
-import { contentStamp, FOLDER_PACK, folderPacked, folderPackOf, packed, packOf, SKIN_PACK, stampOf, usePack } from '../src/skinpack';
-import { decode } from '../src/decode';
-import { writePng } from '../src/render';
+import { BUILTIN_SKINS, builtinSkinNames, loadCounter, loadSkin, packSkins, saveSkin } from '../src/skin/skin';
+import { contentStamp, FOLDER_PACK, folderPacked, folderPackOf, packed, packOf, SKIN_PACK, stampOf, usePack } from '../src/skin/skinpack';
+import { decode } from '../src/image/decode';
+import { writePng } from '../src/image/encode';
 
 // The built-in skins as the build packs them (dist/skins.pack) must load exactly as their PNGs read: every
 // template's pixels, every counter glyph's shape and font coverage. A folder that changed since is read from

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { analyzeImage } from '../src/analyze';
+import { analyzeImage } from '../src/analyze/analyze';
 import { FIXTURES, readBoard } from './helpers';
 
 // Held-out screenshots (seed 2) of every game with a built-in skin; the skins were learned from the

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { snapToPixels } from '../src/align';
-import { decode } from '../src/decode';
-import { loadSkin } from '../src/skin';
-import { analyzeImage } from '../src/analyze';
-import type { Board, Grid } from '../src/types';
+import { snapToPixels } from '../src/read/align';
+import { decode } from '../src/image/decode';
+import { loadSkin } from '../src/skin/skin';
+import { analyzeImage } from '../src/analyze/analyze';
+import type { Board, Grid } from '../src/common/types';
 import { FIXTURES, cellsDiffer, readBoard, scaled } from './helpers';
 
 const jpegOf = async (game: string, shot: string) => decode(await sharp(path.join(FIXTURES, game, `${shot}.png`)).jpeg({ quality: 75 }).toBuffer());

@@ -1,12 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { cellName, formatBoard, neighbours, parseBoard, parseCellName } from '../src/board';
-import { encode, type EncodeOptions } from '../src/encode';
-import { satConfirms, satisfiable, solve } from '../src/solve';
-import * as cardinality from '../src/cardinality';
-import { MiniSat } from '../src/minisat';
-import { shapeOf } from '../src/space';
-import type { Board, Constraint, Coord, Deductions, Problem } from '../src/types';
+import { cellName, formatBoard, neighbours, parseBoard, parseCellName } from '../src/common/board';
+import { encode, type EncodeOptions } from '../src/solve/encode';
+import { satConfirms, satisfiable, solve } from '../src/solve/solve';
+import * as cardinality from '../src/solve/cardinality';
+import { MiniSat } from '../src/solve/minisat';
+import { shapeOf } from '../src/solve/space';
+import type { Board, Constraint, Coord, Deductions, Problem } from '../src/common/types';
 import { bruteBoard, bruteProblem, endgamePosition, type Game, mulberry32, open, randomGame, smallPosition } from './brute';
 
 const SEED = 20240601;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { FIXTURES, tempDir } from './helpers';
 
-// The marks' tiles kept on disk between runs (src/tilecache.ts): a run that finds all of its tiles there draws the
+// The marks' tiles kept on disk between runs (src/output/tilecache.ts): a run that finds all of its tiles there draws the
 // same PNG without loading sharp. Each case runs the built CLI (npm test builds dist/ first) in a fresh node.
 
 const BIN = path.resolve(__dirname, '../bin/mine-assist.js');
@@ -138,7 +138,7 @@ test('the file keeps about 512 KB of tiles, the least recently used dropped firs
   process.env.MINE_ASSIST_CACHE = cache;
   try {
     jest.isolateModules(() => {
-      const tiles = require('../src/tilecache') as typeof import('../src/tilecache');
+      const tiles = require('../src/output/tilecache') as typeof import('../src/output/tilecache');
       tiles.keepTiles(new Map(['a', 'b', 'c', 'd', 'e', 'f'].map((name, i) => [name, picture(i)])));
       tiles.writeTiles();
       // 6 × 64 KB: all kept

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { analyzeImage } from '../src/analyze';
+import { analyzeImage } from '../src/analyze/analyze';
 import { FIXTURES, cellsDiffer, readBoard, runCli, scaled, tempDir } from './helpers';
 import { mulberry32, randomGame } from './brute';
-import type { Board, RgbaImage } from '../src/types';
-import { decode } from '../src/decode';
+import type { Board, RgbaImage } from '../src/common/types';
+import { decode } from '../src/image/decode';
 
 const shot = (game: string, name: string) => path.join(FIXTURES, game, name);
 const truthOf = (file: string) => readBoard(file.replace(/\.png$/, '.board.txt'));

@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeWithShared, SHARED, onDesktop, readBoard, runCli, scaled, tempDir } from './helpers';
-import type { Coord, Grid } from '../src/types';
-import { alignToSkin } from '../src/align';
-import { decode } from '../src/decode';
-import { loadSkin } from '../src/skin';
+import type { Coord, Grid } from '../src/common/types';
+import { alignToSkin } from '../src/read/align';
+import { decode } from '../src/image/decode';
+import { loadSkin } from '../src/skin/skin';
 
 const SHOT = path.join(SHARED, 'corpus/win7/mine01.png');
 const BOARD = path.join(SHARED, 'seed-expectations/mine01.board.txt');

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { analyzeImage } from '../src/analyze';
+import { analyzeImage } from '../src/analyze/analyze';
 import { FIXTURES, cellsDiffer, readBoard, scaled } from './helpers';
 
 // Screenshots of real xdemineur games captured here (../shared/tools/live, seed 2) with exact ground

@@ -1,0 +1,212 @@
+import type { Analysis, Board, Coord, CounterModel, Grid, Reading, RgbaImage } from '../common/types';
+import { blurred, decode, isLossy } from '../image/decode';
+import { type Located, type OutlineFinder, SeveralBoardsError, locateAll } from '../locate/locate';
+import { fitGrid } from '../locate/grid';
+import { scaleGrid, shrinkImage } from '../image/pixels';
+import { analyzePosition, rereadings } from '../solve/position';
+import { parseCellName } from '../common/board';
+import { counterTotal, readCounter } from '../counter/counter';
+import { MisplacedError, preloadSkins, readBoard, regionOf, type SkinChoice, type SkinReading } from '../read/read';
+import { loadCounter } from '../skin/skin';
+import { cutSides, openSides, type Side } from '../read/cut';
+import { warmSolver } from '../solve/solve';
+import { unframedSides, windowSides } from '../locate/frame';
+import { mayBeFlags } from '../read/classify';
+
+export interface AnalyzeOptions {
+  /** A built-in skin name or a skin folder (or learn's skin in hand); all built-in skins are tried (best fit wins) when absent. */
+  skin?: SkinChoice;
+  /** Total mines in the game, flags included; overrides a board header. */
+  mines?: number | null;
+  trustFlags?: boolean;
+  /** Edges where the board may go on past the screenshot: their counts and any total are not used. */
+  cutSides?: Side[];
+  /** Sides of the grid beyond which cells read as board: the same. */
+  openSides?: Side[];
+  /** Sides where the image does not show the skin's frame (something covers the board there): the same. */
+  coveredSides?: Side[];
+  /** Find the counts that prove each certain cell (default true): for JSON, --explain and the page. */
+  reasons?: boolean;
+}
+
+export interface ImageAnalysis {
+  analysis: Analysis;
+  /** The decoded screenshot, for drawing on; null when decoding failed. */
+  image: RgbaImage | null;
+}
+
+/** Screenshot → board → deductions. Failures become an `error` result (with what was found), never a throw. */
+export async function analyzeImage(input: string | Buffer, file: string, options: AnalyzeOptions = {}): Promise<ImageAnalysis> {
+  let image: RgbaImage | null = null;
+  const found: Partial<Analysis> = {};
+  try {
+    const decoding = decode(input);
+    preloadSkins(options.skin);
+    warmSolver();
+    image = await decoding;
+    if (image.frames) found.frames = image.frames;
+    const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found, () => isLossy(input));
+    Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
+    const cut = cutSides(image, grid, readings, windowSides(image, grid, skin));
+    const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
+    const covered = unframedSides(image, grid, skin).filter((side) => !cut.includes(side) && !open.includes(side));
+    if (cut.length || open.length || covered.length) options = { ...options, mines: null, cutSides: cut, openSides: open, coveredSides: covered };
+    const read = boardFromReadings(grid, readings, options.mines ?? null);
+    const model = typeof options.skin === 'object' ? null : await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
+    const counter = model ? counterTotal(readCounter(image, grid, model), read, options.mines ?? null, mayBeFlags(image, grid, skin, readings), model.stopsAtZero) : null;
+    if (cut.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge` });
+    const beyond = [...open, ...covered];
+    if (beyond.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past its ${beyond.join(' and ')} side` });
+    const board = counter?.used ? { ...read, totalMines: counter.total } : read;
+    let analysis = analyzeBoard(board, file, options);
+    if (counter?.used && analysis.status === 'inconsistent' && analyzeBoard(read, file, options).status === 'ok') {
+      Object.assign(counter, { used: false, note: `the board cannot hold ${counter.total} mines` });
+      analysis = analyzeBoard(read, file, options);
+    }
+    const suggestions = analysis.conflict ? rereadings(analysis.board ?? board, readings, analysis.conflict, positionOptions(board, options)) : [];
+    const notes = found.frames ? [...analysis.notes, firstFrameOnly(found.frames)] : analysis.notes;
+    return { image, analysis: { ...analysis, ...found, counter, suggestions, notes } };
+  } catch (err) {
+    const failure = failed(file, err);
+    if (found.frames) failure.error += ` (${firstFrameOnly(found.frames)})`;
+    return { image, analysis: { ...failure, ...found } };
+  }
+}
+
+const firstFrameOnly = (frames: number): string => `an animated image: only the first of its ${frames} frames was read`;
+
+/**
+ * The board located and read from outlines found without OpenCV; when that leaves cells unreadable or
+ * finds no board that reads, also from OpenCV's outlines, and the reading with more cells read is kept
+ * (then the closer fit). Each finder's grid is a pixel off now and then where the other's is exact. When
+ * neither reads a board (and neither found two), outlines are looked for once more on the screenshot
+ * shrunk by half.
+ */
+async function readScreenshot(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, lossy: () => Promise<boolean>): Promise<SkinReading> {
+  const own = await readFrom(image, skinName, found, 'own').catch((err: unknown) => err as Error);
+  if (!(own instanceof Error) && own.readings.every((r) => !r.unreadable)) return own;
+  const opencv = await readFrom(image, skinName, found, 'opencv').catch((err: unknown) => err as Error);
+  if (opencv instanceof Error) {
+    if (!(own instanceof Error)) return own;
+    if (own instanceof SeveralBoardsError) throw own;
+    if (opencv instanceof SeveralBoardsError) throw opencv;
+    return readCoarse(image, skinName, found, opencv, await lossy()).catch((err: unknown) => halfACellOver([own, opencv]) ?? Promise.reject(err));
+  }
+  if (own instanceof Error) return opencv;
+  return score(own) > score(opencv) ? own : opencv;
+}
+
+const score = (read: SkinReading) => read.readings.filter((r) => !r.unreadable).length - read.fit.meanDistance / (1 + read.fit.maxDistance);
+
+/** The last resort: a grid the skin could not place, read again from half a cell over (the better of the finders'). */
+function halfACellOver(errors: Error[]): SkinReading | null {
+  const moved = errors.flatMap((err) => (err instanceof MisplacedError ? [err.halfACellOver()] : [])).filter((read) => read !== null);
+  return moved.sort((a, b) => score(b) - score(a))[0] ?? null;
+}
+
+/**
+ * Outlines looked for on the screenshot shrunk by half, and for a lossy format (JPEG, WebP, AVIF) then slightly
+ * blurred and shrunk, then only blurred, the cells read at full size: a board of textured cells with no borders
+ * (KMines' grass) scaled up, blurred, shows no outline of a whole cell, but shrunk back it does; saved lossily,
+ * the blocks break the cells' faint outlines, and a blur of under a pixel joins them again. The first error stands when
+ * none of these finds a board either.
+ */
+async function readCoarse(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, first: Error, lossy: boolean): Promise<SkinReading> {
+  if (Math.min(image.width, image.height) < COARSE_MIN_SIDE) throw first;
+  let soft: RgbaImage | null = null;
+  const softened = async () => (soft ??= await blurred(image, LOSSY_BLUR));
+  const views = [
+    async () => ({ image: shrinkImage(image, 2), k: 2 }),
+    ...(lossy ? [async () => ({ image: shrinkImage(await softened(), 2), k: 2 }), async () => ({ image: await softened(), k: 1 })] : []),
+  ];
+  for (const view of views) {
+    const located = await view();
+    for (const finder of ['own', 'opencv'] as const) {
+      const read = await readFrom(image, skinName, found, finder, located).catch(() => null);
+      if (read) return read;
+    }
+  }
+  throw first;
+}
+
+/** Blur (Gaussian sigma, pixels) that joins outlines a lossy format's blocks broke, and no more. */
+const LOSSY_BLUR = 0.8;
+
+/** An image smaller than this (pixels, either side) is not looked at shrunk: its cells would be too small. */
+const COARSE_MIN_SIDE = 400;
+
+/** Outlines found on `located` (the image, or the image shrunk by a whole factor `k`); the cells read on the image. */
+async function readFrom(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, finder: OutlineFinder, located = { image, k: 1 }): Promise<SkinReading> {
+  const candidates = await locateAll(located.image, finder);
+  const up = located.k;
+  const k = shrinkFactor(candidates, up);
+  const view = k > 1 ? shrinkImage(image, k) : image;
+  const grids = candidates.map((c) => () => scaleGrid(fitGrid(located.image, c), up / k));
+  const atScale = (read: SkinReading): SkinReading => ({ ...read, grid: scaleGrid(read.grid, k) });
+  const read = await readBoard(view, grids, skinName, found, k).catch((err: unknown) => {
+    if (!(err instanceof MisplacedError)) throw err;
+    throw new MisplacedError(err.message, () => { const moved = err.halfACellOver(); return moved && atScale(moved); });
+  });
+  return atScale(read);
+}
+
+/** Board → deductions, probabilities, reasons (or the conflict): the solver alone, for any board. */
+export function analyzeBoard(board: Board, file: string, options: AnalyzeOptions = {}): Analysis {
+  const position = analyzePosition(board, positionOptions(board, options));
+  return {
+    file,
+    status: position.deductions.status,
+    skin: null,
+    skinFit: null,
+    region: null,
+    grid: null,
+    board: { ...board, totalMines: positionOptions(board, options).totalMines },
+    readings: null,
+    unreadable: [],
+    suggestions: [],
+    ...position,
+  };
+}
+
+function positionOptions(board: Board, options: AnalyzeOptions) {
+  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false, cutSides: options.cutSides, openSides: options.openSides, coveredSides: options.coveredSides, reasons: options.reasons };
+}
+
+export function failed(file: string, err: unknown): Analysis {
+  const error = err instanceof Error ? err.message : String(err);
+  return {
+    file, status: 'error', error, skin: null, skinFit: null, region: null, grid: null, board: null, readings: null, deductions: null, unreadable: [],
+    flags: { proven: [], unproven: [], wrong: [], trusted: [] }, probabilities: null, bestGuess: null, reasons: [], conflict: null, suggestions: [], notes: [],
+  };
+}
+
+/**
+ * Cells far larger than any template are read from the screenshot shrunk by a whole factor: the same
+ * answer (templates are compared at their own size or less) for a fraction of the pixels.
+ */
+function shrinkFactor(candidates: Located[], up: number): number {
+  const pitch = up * Math.min(...candidates.map((c) => Math.min(c.pitchX, c.pitchY)));
+  return Math.max(1, Math.floor(pitch / LARGEST_USEFUL));
+}
+
+/** Cells are read at this size or more. */
+const LARGEST_USEFUL = 40;
+
+function boardFromReadings(grid: Grid, readings: Reading[], totalMines: number | null): Board {
+  const cells = Array.from({ length: grid.rows }, () => new Array<string>(grid.cols).fill('.'));
+  for (const r of readings) cells[r.row][r.col] = r.cell;
+  return { rows: grid.rows, cols: grid.cols, cells, totalMines };
+}
+
+function unreadableOf(readings: Reading[]): Coord[] {
+  return readings.filter((r) => r.unreadable).map((r) => [r.row, r.col]);
+}
+
+export const coordsOf = (names: string[]): Coord[] => names.map(parseCellName);
+
+const counterCache = new Map<string, Promise<CounterModel | null>>();
+
+function cachedCounter(nameOrDir: string): Promise<CounterModel | null> {
+  if (!counterCache.has(nameOrDir)) counterCache.set(nameOrDir, loadCounter(nameOrDir));
+  return counterCache.get(nameOrDir) as Promise<CounterModel | null>;
+}
