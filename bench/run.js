@@ -50,21 +50,47 @@ async function time(fn) {
 async function stages(file, skinName) {
   const bytes = fs.readFileSync(file);
   /** @type {Record<string, number[]>} */
-  const t = { decode: [], locate: [], grid: [], read: [], encode: [], solve: [], render: [], 'in-process': [], 'in-process, --json': [] };
+  const t = {
+    decode: [],
+    locate: [],
+    grid: [],
+    read: [],
+    encode: [],
+    solve: [],
+    render: [],
+    'in-process': [],
+    'in-process, --json': [],
+  };
   for (let i = 0; i < WARM_UPS + RUNS; i++) {
-    /** @type {any} */ let image; /** @type {any} */ let candidates; /** @type {any} */ let grids; /** @type {any} */ let read; /** @type {any} */ let problem; /** @type {any} */ let deductions;
+    /** @type {any} */ let image;
+    /** @type {any} */ let candidates;
+    /** @type {any} */ let grids;
+    /** @type {any} */ let read;
+    /** @type {any} */ let problem;
+    /** @type {any} */ let deductions;
     const d = [
       await time(async () => (image = await ma.decode(bytes))),
       await time(async () => (candidates = await locateAll(image))),
       await time(() => (grids = candidates.map((/** @type {any} */ c) => ma.fitGrid(image, c)))),
-      await time(async () => (read = await readBoard(image, grids.map((/** @type {any} */ g) => () => g), skinName, {}, 1))),
+      await time(
+        async () =>
+          (read = await readBoard(
+            image,
+            grids.map((/** @type {any} */ g) => () => g),
+            skinName,
+            {},
+            1,
+          )),
+      ),
       await time(() => {
         const cells = Array.from({ length: read.grid.rows }, () => new Array(read.grid.cols).fill('.'));
         for (const r of read.readings) cells[r.row][r.col] = r.cell;
         problem = encode({ rows: read.grid.rows, cols: read.grid.cols, cells, totalMines: null });
       }),
       await time(() => (deductions = solve(problem))),
-      await time(() => ma.render(image, read.grid, { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] })),
+      await time(() =>
+        ma.render(image, read.grid, { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] }),
+      ),
       await time(() => analyzeAndRender(bytes, file, { skin: skinName })),
       await time(() => analyzeAndRender(bytes, file, { skin: skinName, reasons: true })),
     ];
@@ -86,7 +112,10 @@ const WHOLE_RUNS = 15;
 function wholeProcess(args, cache) {
   const run = (/** @type {string} */ tiles) => {
     const t = performance.now();
-    execFileSync(process.execPath, [path.join(ROOT, 'bin/mine-assist.js'), ...args], { stdio: 'ignore', env: { ...process.env, MINE_ASSIST_CACHE: tiles } });
+    execFileSync(process.execPath, [path.join(ROOT, 'bin/mine-assist.js'), ...args], {
+      stdio: 'ignore',
+      env: { ...process.env, MINE_ASSIST_CACHE: tiles },
+    });
     return performance.now() - t;
   };
   run(cache);
@@ -103,8 +132,18 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mine-assist-bench-'));
   // the marks' tiles drawn by the bench's runs are kept here, not in the user's cache (src/output/tilecache.ts)
   process.env.MINE_ASSIST_CACHE = path.join(tmp, 'tiles');
-  const cases = [{ name: 'xdemineur s2-03 (30×16, 1280×1024)', file: path.join(ROOT, 'fixtures/xdemineur/s2-03.png'), skin: undefined }];
-  cases.push({ name: 'GNOME Mines s2-02 (16×16, 1280×1024)', file: path.join(ROOT, 'fixtures/gnome-mines/s2-02.png'), skin: undefined });
+  const cases = [
+    {
+      name: 'xdemineur s2-03 (30×16, 1280×1024)',
+      file: path.join(ROOT, 'fixtures/xdemineur/s2-03.png'),
+      skin: undefined,
+    },
+  ];
+  cases.push({
+    name: 'GNOME Mines s2-02 (16×16, 1280×1024)',
+    file: path.join(ROOT, 'fixtures/gnome-mines/s2-02.png'),
+    skin: undefined,
+  });
   const mine01 = path.join(SHARED, 'corpus/win7/mine01.png');
   if (fs.existsSync(mine01)) {
     const skinDir = path.join(tmp, 'win7');
@@ -118,19 +157,32 @@ async function main() {
     const out = path.join(tmp, 'out.png');
     const args = [c.file, '-o', out, ...(c.skin ? ['--skin', c.skin] : [])];
     const { first, kept } = wholeProcess(args, /** @type {string} */ (process.env.MINE_ASSIST_CACHE));
-    rows.push({ case: c.name, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.toFixed(1)])), 'whole process': kept.toFixed(0), 'whole, no tiles kept': first.toFixed(0) });
+    rows.push({
+      case: c.name,
+      ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.toFixed(1)])),
+      'whole process': kept.toFixed(0),
+      'whole, no tiles kept': first.toFixed(0),
+    });
   }
   const heldOut = await heldOutTable();
   const copies = await copiesTable();
   const batch = await batchTable(tmp, fs.existsSync(mine01) ? { file: mine01, skin: path.join(tmp, 'win7') } : null);
   fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(`medians in ms (${RUNS} in-process runs after ${WARM_UPS} warm-ups; in-process = what a batch does with a file it has read: analyzeImage with the CLI's defaults, then the annotated PNG; --json adds each deduction's reasons; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js each way, alternating: the marks' tiles kept on disk from an earlier run, as for any screenshot after the first of a game at one size; no tiles kept: as a first run, sharp loaded to draw them), node ${process.version}, ${os.cpus().length} cores`);
+  console.log(
+    `medians in ms (${RUNS} in-process runs after ${WARM_UPS} warm-ups; in-process = what a batch does with a file it has read: analyzeImage with the CLI's defaults, then the annotated PNG; --json adds each deduction's reasons; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js each way, alternating: the marks' tiles kept on disk from an earlier run, as for any screenshot after the first of a game at one size; no tiles kept: as a first run, sharp loaded to draw them), node ${process.version}, ${os.cpus().length} cores`,
+  );
   console.table(rows);
-  console.log('\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one process after 5 warm-ups: analyzed and annotated as a batch does, ms per screenshot');
+  console.log(
+    '\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one process after 5 warm-ups: analyzed and annotated as a batch does, ms per screenshot',
+  );
   console.table(heldOut);
-  console.log('\nthe same 74 screenshots as the eval copies them: shrunk to 50 %, and fitted onto a 1920×1080 desktop (a counter a few pixels tall is read as a whole text there), each once: analyzed and annotated as a batch does, ms per screenshot');
+  console.log(
+    '\nthe same 74 screenshots as the eval copies them: shrunk to 50 %, and fitted onto a 1920×1080 desktop (a counter a few pixels tall is read as a whole text there), each once: analyzed and annotated as a batch does, ms per screenshot',
+  );
   console.table(copies);
-  console.log(`\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16; last rows: ${BATCH} copies of mine01, 601×352, read with its learned skin, at --jobs 1 and 2, and ${LONG_BATCH} of it), one process: wall time, throughput, the median time an image took in the thread that analysed it (summary.json's ms: read, analysed, annotated PNG written) past the first ${WARM_UP}, peak RSS; median of ${BATCH_RUNS} runs each`);
+  console.log(
+    `\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16; last rows: ${BATCH} copies of mine01, 601×352, read with its learned skin, at --jobs 1 and 2, and ${LONG_BATCH} of it), one process: wall time, throughput, the median time an image took in the thread that analysed it (summary.json's ms: read, analysed, annotated PNG written) past the first ${WARM_UP}, peak RSS; median of ${BATCH_RUNS} runs each`,
+  );
   console.table(batch);
   solverTable();
 }
@@ -138,7 +190,11 @@ async function main() {
 /** Per game, median and slowest in-process time of its held-out screenshots (default options: every skin tried). */
 async function heldOutTable() {
   const games = ['xdemineur', 'xbomb', 'gnome-mines', 'ace-minesweeper', 'kmines'];
-  const shotsOf = (/** @type {string} */ game) => fs.readdirSync(path.join(ROOT, 'fixtures', game)).filter((f) => /^s[234]-\d+\.png$/.test(f)).map((f) => path.join(ROOT, 'fixtures', game, f));
+  const shotsOf = (/** @type {string} */ game) =>
+    fs
+      .readdirSync(path.join(ROOT, 'fixtures', game))
+      .filter((f) => /^s[234]-\d+\.png$/.test(f))
+      .map((f) => path.join(ROOT, 'fixtures', game, f));
   for (const file of shotsOf('xdemineur').slice(0, 5)) await analyzeAndRender(fs.readFileSync(file), file);
   /** @type {number[]} */
   const all = [];
@@ -156,8 +212,12 @@ async function heldOutTable() {
 /** Median, mean and slowest in-process time of the held-out screenshots at the eval's 50 % and desktop copies. */
 async function copiesTable() {
   const { VARIANTS } = require('../scripts/variants.js');
-  const files = ['xdemineur', 'xbomb', 'gnome-mines', 'ace-minesweeper', 'kmines']
-    .flatMap((game) => fs.readdirSync(path.join(ROOT, 'fixtures', game)).filter((f) => /^s[234]-\d+\.png$/.test(f)).map((f) => path.join(ROOT, 'fixtures', game, f)));
+  const files = ['xdemineur', 'xbomb', 'gnome-mines', 'ace-minesweeper', 'kmines'].flatMap((game) =>
+    fs
+      .readdirSync(path.join(ROOT, 'fixtures', game))
+      .filter((f) => /^s[234]-\d+\.png$/.test(f))
+      .map((f) => path.join(ROOT, 'fixtures', game, f)),
+  );
   const rows = [];
   for (const variant of /** @type {const} */ (['50%', 'desktop'])) {
     const times = [];
@@ -165,7 +225,13 @@ async function copiesTable() {
       const bytes = await VARIANTS[variant](fs.readFileSync(file));
       times.push(await time(() => analyzeAndRender(bytes, file)));
     }
-    rows.push({ copy: variant, shots: times.length, median: median(times).toFixed(0), mean: (times.reduce((a, b) => a + b, 0) / times.length).toFixed(0), slowest: Math.max(...times).toFixed(0) });
+    rows.push({
+      copy: variant,
+      shots: times.length,
+      median: median(times).toFixed(0),
+      mean: (times.reduce((a, b) => a + b, 0) / times.length).toFixed(0),
+      slowest: Math.max(...times).toFixed(0),
+    });
   }
   return rows;
 }
@@ -177,7 +243,8 @@ async function copiesTable() {
  */
 async function analyzeAndRender(bytes, file, options = {}) {
   const { image, analysis } = await ma.analyzeImage(bytes, file, { reasons: false, ...options });
-  if (image && analysis.grid && analysis.deductions) await annotate(image, analysis.grid, analysis, false, { consume: true });
+  if (image && analysis.grid && analysis.deductions)
+    await annotate(image, analysis.grid, analysis, false, { consume: true });
 }
 
 /**
@@ -189,7 +256,12 @@ async function analyzeAndRender(bytes, file, options = {}) {
  */
 async function batchTable(tmp, expert) {
   // copies, or for a long batch hard links to one copy (each still read as a file of its own)
-  const folder = (/** @type {string} */ name, /** @type {(i: number) => string} */ source, count = BATCH, link = false) => {
+  const folder = (
+    /** @type {string} */ name,
+    /** @type {(i: number) => string} */ source,
+    count = BATCH,
+    link = false,
+  ) => {
     const dir = path.join(tmp, name);
     fs.mkdirSync(dir);
     for (let i = 0; i < count; i++) {
@@ -205,27 +277,58 @@ async function batchTable(tmp, expert) {
   const settings = [
     { dir, count: BATCH, jobs: 1, env: {}, args: [], label: '1' },
     { dir, count: BATCH, jobs: 2, env: {}, args: [], label: '2' },
-    ...(glibc ? [{ dir, count: BATCH, jobs: 2, env: { MALLOC_ARENA_MAX: '1' }, args: [], label: '2, MALLOC_ARENA_MAX=1' }] : []),
-    ...(expert ? [
-      { dir: folder('expert', () => expert.file), count: BATCH, jobs: 1, env: {}, args: ['--skin', expert.skin], label: `1, mine01 ×${BATCH}, --skin learned` },
-      { dir: path.join(tmp, 'expert'), count: BATCH, jobs: 2, env: {}, args: ['--skin', expert.skin], label: `2, mine01 ×${BATCH}, --skin learned` },
-      { dir: folder('long', () => expert.file, LONG_BATCH, true), count: LONG_BATCH, jobs: 2, env: {}, args: ['--skin', expert.skin], label: `2, mine01 ×${LONG_BATCH}, --skin learned` },
-    ] : []),
+    ...(glibc
+      ? [{ dir, count: BATCH, jobs: 2, env: { MALLOC_ARENA_MAX: '1' }, args: [], label: '2, MALLOC_ARENA_MAX=1' }]
+      : []),
+    ...(expert
+      ? [
+          {
+            dir: folder('expert', () => expert.file),
+            count: BATCH,
+            jobs: 1,
+            env: {},
+            args: ['--skin', expert.skin],
+            label: `1, mine01 ×${BATCH}, --skin learned`,
+          },
+          {
+            dir: path.join(tmp, 'expert'),
+            count: BATCH,
+            jobs: 2,
+            env: {},
+            args: ['--skin', expert.skin],
+            label: `2, mine01 ×${BATCH}, --skin learned`,
+          },
+          {
+            dir: folder('long', () => expert.file, LONG_BATCH, true),
+            count: LONG_BATCH,
+            jobs: 2,
+            env: {},
+            args: ['--skin', expert.skin],
+            label: `2, mine01 ×${LONG_BATCH}, --skin learned`,
+          },
+        ]
+      : []),
   ];
   /** @type {{seconds: number, rss: number, pastWarmUp: number, msPastWarmUp: number}[][]} */
   const runs = settings.map(() => []);
   for (let r = 0; r < BATCH_RUNS; r++) {
-    for (const [i, setting] of settings.entries()) runs[i].push(await batchRun(setting.dir, path.join(tmp, `out${i}`), setting.jobs, setting.env, setting.args));
+    for (const [i, setting] of settings.entries())
+      runs[i].push(await batchRun(setting.dir, path.join(tmp, `out${i}`), setting.jobs, setting.env, setting.args));
   }
   return settings.map(({ label, count }, i) => {
     const seconds = runs[i].map((run) => run.seconds);
     const rss = runs[i].map((run) => run.rss);
-    const range = (/** @type {number[]} */ xs, /** @type {number} */ digits) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+    const range = (/** @type {number[]} */ xs, /** @type {number} */ digits) =>
+      `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
     return {
-      jobs: label, 'wall s': median(seconds).toFixed(1), 'images / s': (count / median(seconds)).toFixed(1),
+      jobs: label,
+      'wall s': median(seconds).toFixed(1),
+      'images / s': (count / median(seconds)).toFixed(1),
       [`images / s past the first ${WARM_UP}`]: median(runs[i].map((run) => run.pastWarmUp)).toFixed(1),
-      [`ms an image past the first ${WARM_UP}`]: median(runs[i].map((run) => run.msPastWarmUp)).toFixed(1), 'peak RSS MB': median(rss).toFixed(0),
-      'wall s, range': range(seconds, 1), 'peak RSS MB, range': range(rss, 0),
+      [`ms an image past the first ${WARM_UP}`]: median(runs[i].map((run) => run.msPastWarmUp)).toFixed(1),
+      'peak RSS MB': median(rss).toFixed(0),
+      'wall s, range': range(seconds, 1),
+      'peak RSS MB, range': range(rss, 0),
     };
   });
 }
@@ -242,11 +345,15 @@ const WARM_UP = 50;
  */
 function batchRun(dir, out, jobs, env, args) {
   fs.rmSync(out, { recursive: true, force: true });
-  const script = `require(${JSON.stringify(path.join(ROOT, 'dist/cli/cli.js'))}).main(${JSON.stringify([dir, '-o', out, '--jobs', String(jobs), ...args])})`
-    + '.then(() => process.stderr.write(`maxrss ${peakRss()}\\n`))'
-    + `;${peakRss.toString()}`;
+  const script =
+    `require(${JSON.stringify(path.join(ROOT, 'dist/cli/cli.js'))}).main(${JSON.stringify([dir, '-o', out, '--jobs', String(jobs), ...args])})` +
+    '.then(() => process.stderr.write(`maxrss ${peakRss()}\\n`))' +
+    `;${peakRss.toString()}`;
   const t = performance.now();
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['-e', script], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   /** @type {number[]} */
   const lines = [];
   child.stdout.on('data', (/** @type {Buffer} */ chunk) => {
@@ -255,13 +362,23 @@ function batchRun(dir, out, jobs, env, args) {
   });
   let stderr = '';
   child.stderr.on('data', (/** @type {Buffer} */ chunk) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', () => {
-    const pastWarmUp = lines.length > WARM_UP + 1 ? (lines.length - 1 - WARM_UP) / ((lines[lines.length - 1] - lines[WARM_UP]) / 1000) : NaN;
-    /** @type {{ ms: number }[]} */
-    const files = JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8')).files;
-    const msPastWarmUp = median(files.slice(WARM_UP).map((f) => f.ms));
-    resolve({ seconds: (performance.now() - t) / 1000, rss: Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) / 1024, pastWarmUp, msPastWarmUp });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', () => {
+      const pastWarmUp =
+        lines.length > WARM_UP + 1
+          ? (lines.length - 1 - WARM_UP) / ((lines[lines.length - 1] - lines[WARM_UP]) / 1000)
+          : NaN;
+      /** @type {{ ms: number }[]} */
+      const files = JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8')).files;
+      const msPastWarmUp = median(files.slice(WARM_UP).map((f) => f.ms));
+      resolve({
+        seconds: (performance.now() - t) / 1000,
+        rss: Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) / 1024,
+        pastWarmUp,
+        msPastWarmUp,
+      });
+    }),
+  );
 }
 
 /**
@@ -307,7 +424,9 @@ function timeSolver(boards, repeat, warmUp = 1) {
       }
     }
   }
-  return Object.fromEntries(Object.entries(t).map(([name, xs]) => [name, `${quantile(xs, 0.5).toFixed(1)} / ${quantile(xs, 0.99).toFixed(1)}`]));
+  return Object.fromEntries(
+    Object.entries(t).map(([name, xs]) => [name, `${quantile(xs, 0.5).toFixed(1)} / ${quantile(xs, 0.99).toFixed(1)}`]),
+  );
 }
 
 function solverTable() {
@@ -318,13 +437,21 @@ function solverTable() {
     rows.push({ case: 'mine01, no total (30 runs after 100)', ...timeSolver([{ board, total: null }], 30, 100) });
     rows.push({ case: 'mine01, 99 mines (30 runs after 100)', ...timeSolver([{ board, total: 99 }], 30, 100) });
   }
-  const expert = Array.from({ length: 240 }, (_, i) => ({ board: randomBoard(1000 + i, 16, 30, 99, 1 + (i % 12) * 2), total: 99 }));
+  const expert = Array.from({ length: 240 }, (_, i) => ({
+    board: randomBoard(1000 + i, 16, 30, 99, 1 + (i % 12) * 2),
+    total: 99,
+  }));
   rows.push({ case: '240 random expert positions', ...timeSolver(expert, 1) });
-  const big = Array.from({ length: 8 }, (_, i) => ({ board: randomBoard(2000 + i, 100, 100, 2000, 20 + i * 60), total: 2000 }));
+  const big = Array.from({ length: 8 }, (_, i) => ({
+    board: randomBoard(2000 + i, 100, 100, 2000, 20 + i * 60),
+    total: 2000,
+  }));
   rows.push({ case: '8 random 100×100, 2000 mines', ...timeSolver(big, 1) });
   const sparse = Array.from({ length: 8 }, (_, i) => ({ board: sparseBoard(3000 + i), total: 2000 }));
   rows.push({ case: '8 × 100×100 all hidden but a few counts', ...timeSolver(sparse, 1) });
-  console.log('\nsolver, in-process: median / p99 in ms (per board; mine01: per run). deductions = the default (propagation, then the certain cells of the counting engine proven by one SAT call; the SAT backbone if SAT disagrees); counting engine = the dynamic programme alone; bare SAT = the SAT backbone alone');
+  console.log(
+    '\nsolver, in-process: median / p99 in ms (per board; mine01: per run). deductions = the default (propagation, then the certain cells of the counting engine proven by one SAT call; the SAT backbone if SAT disagrees); counting engine = the dynamic programme alone; bare SAT = the SAT backbone alone',
+  );
   console.table(rows);
 }
 
@@ -348,7 +475,9 @@ function randomBoard(seed, rows, cols, mines, clicks) {
   /** @param {number} r @param {number} c */
   const around = (r, c) => {
     let n = 0;
-    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) if (r + dr >= 0 && r + dr < rows && c + dc >= 0 && c + dc < cols && mine.has((r + dr) * cols + c + dc)) n++;
+    for (let dr = -1; dr <= 1; dr++)
+      for (let dc = -1; dc <= 1; dc++)
+        if (r + dr >= 0 && r + dr < rows && c + dc >= 0 && c + dc < cols && mine.has((r + dr) * cols + c + dc)) n++;
     return n;
   };
   /** @param {number} row @param {number} col */
@@ -358,14 +487,17 @@ function randomBoard(seed, rows, cols, mines, clicks) {
       const [r, c] = /** @type {number[]} */ (stack.pop());
       if (r < 0 || r >= rows || c < 0 || c >= cols || cells[r][c] !== '.' || mine.has(r * cols + c)) continue;
       cells[r][c] = String(around(r, c));
-      if (cells[r][c] === '0') for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) stack.push([r + dr, c + dc]);
+      if (cells[r][c] === '0')
+        for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) stack.push([r + dr, c + dc]);
     }
   };
   for (let k = 0; k < clicks; k++) {
     const safe = order.slice(mines).filter((i) => cells[Math.floor(i / cols)][i % cols] === '.');
     if (!safe.length) break;
     const zeros = safe.filter((i) => around(Math.floor(i / cols), i % cols) === 0);
-    const pick = (k === 0 && zeros.length ? zeros : safe)[Math.floor(rand() * (k === 0 && zeros.length ? zeros : safe).length)];
+    const pick = (k === 0 && zeros.length ? zeros : safe)[
+      Math.floor(rand() * (k === 0 && zeros.length ? zeros : safe).length)
+    ];
     open(Math.floor(pick / cols), pick % cols);
   }
   return { rows, cols, cells, totalMines: null };
@@ -375,7 +507,8 @@ function randomBoard(seed, rows, cols, mines, clicks) {
 function sparseBoard(seed) {
   const rand = rng(seed);
   const cells = Array.from({ length: 100 }, () => new Array(100).fill('.'));
-  for (let k = 0; k < 12; k++) cells[Math.floor(rand() * 100)][Math.floor(rand() * 100)] = String(1 + Math.floor(rand() * 4));
+  for (let k = 0; k < 12; k++)
+    cells[Math.floor(rand() * 100)][Math.floor(rand() * 100)] = String(1 + Math.floor(rand() * 4));
   return { rows: 100, cols: 100, cells, totalMines: null };
 }
 

@@ -28,11 +28,18 @@ async function main() {
   // a label counts as had at the cell sizes it has templates of: a game draws small cells with other glyphs
   const skin = await loadSkin(out);
   const have = new Set(skin.templates.map((t) => `${t.label}@${t.image.width}`));
-  const same = (a, b) => a.label === b.label && a.image.width === b.image.width && Buffer.compare(Buffer.from(a.image.data), Buffer.from(b.image.data)) === 0;
-  const sources = captures.map((image) => ({ image, board: parseBoard(fs.readFileSync(image.replace(/\.png$/, '.board.txt'), 'utf8')) }));
+  const same = (a, b) =>
+    a.label === b.label &&
+    a.image.width === b.image.width &&
+    Buffer.compare(Buffer.from(a.image.data), Buffer.from(b.image.data)) === 0;
+  const sources = captures.map((image) => ({
+    image,
+    board: parseBoard(fs.readFileSync(image.replace(/\.png$/, '.board.txt'), 'utf8')),
+  }));
   const templates = onGrid ? await cutOnSkinGrid(sources, skinName) : (await learn(sources, skinName)).templates;
   const labels = replace ? /^[0-8.F]$/ : /^[0-8]$/;
-  if (replace) removeAtSizes(out, skin, new Set(templates.filter((t) => labels.test(t.label)).map((t) => t.image.width)));
+  if (replace)
+    removeAtSizes(out, skin, new Set(templates.filter((t) => labels.test(t.label)).map((t) => t.image.width)));
   const added = new Map();
   for (const t of templates) {
     const key = `${t.label}@${t.image.width}`;
@@ -65,7 +72,13 @@ async function cutOnSkinGrid(sources, skinName) {
     const { analysis } = await analyzeImage(image, image, { skin: skinName, reasons: false });
     const g = analysis.grid;
     const whole = g && analysis.board && analysis.board.rows === board.rows && analysis.board.cols === board.cols;
-    if (!whole || g.pitchX !== g.pitchY || !Number.isInteger(g.pitchX) || !Number.isInteger(g.left) || !Number.isInteger(g.top)) {
+    if (
+      !whole ||
+      g.pitchX !== g.pitchY ||
+      !Number.isInteger(g.pitchX) ||
+      !Number.isInteger(g.left) ||
+      !Number.isInteger(g.top)
+    ) {
       throw new Error(`${image}: not read whole on a whole-pixel grid`);
     }
     const rgba = await decode(image);
@@ -80,7 +93,11 @@ async function cutOnSkinGrid(sources, skinName) {
 
 function cutCell(image, left, top, size) {
   const data = new Uint8Array(size * size * 4);
-  for (let y = 0; y < size; y++) data.set(image.data.subarray(((top + y) * image.width + left) * 4, ((top + y) * image.width + left + size) * 4), y * size * 4);
+  for (let y = 0; y < size; y++)
+    data.set(
+      image.data.subarray(((top + y) * image.width + left) * 4, ((top + y) * image.width + left + size) * 4),
+      y * size * 4,
+    );
   return { width: size, height: size, data };
 }
 

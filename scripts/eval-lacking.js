@@ -29,22 +29,37 @@ function skinLacking(skin, label) {
 
 /** @param {string} file @returns {Set<string>} the true mines' cell names */
 function trueMines(file) {
-  const rows = fs.readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n');
+  const rows = fs
+    .readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8')
+    .trim()
+    .split('\n');
   return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
 }
 
 async function main() {
   const [skin, game, scale = '1', labels = '1,2,3,4', pattern = 's2-*'] = process.argv.slice(2);
-  if (!skin || !game) throw new Error('usage: node scripts/eval-lacking.js <skin> <game> [scale|jpeg] [labels] [shots]');
+  if (!skin || !game)
+    throw new Error('usage: node scripts/eval-lacking.js <skin> <game> [scale|jpeg] [labels] [shots]');
   const dir = path.join(ROOT, 'fixtures', game);
   const named = new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/\*/g, '\\d+')}\\.png$`);
-  const shots = fs.readdirSync(dir).filter((n) => named.test(n)).map((n) => path.join(dir, n));
+  const shots = fs
+    .readdirSync(dir)
+    .filter((n) => named.test(n))
+    .map((n) => path.join(dir, n));
   const rows = [];
   /** @type {string[]} */
   const notes = [];
   for (const label of labels.split(',')) {
     const skinDir = skinLacking(skin, label);
-    const row = { lacking: label, cells: 0, unreadable: 0, misread: 0, 'misread as': '', 'false deductions': 0, 'boards read': 0 };
+    const row = {
+      lacking: label,
+      cells: 0,
+      unreadable: 0,
+      misread: 0,
+      'misread as': '',
+      'false deductions': 0,
+      'boards read': 0,
+    };
     const as = new Map();
     for (const file of shots) {
       const truth = parseBoard(fs.readFileSync(file.replace(/\.png$/, '.board.txt'), 'utf8'));
@@ -52,7 +67,10 @@ async function main() {
       if (scale === 'jpeg') bytes = await sharp(bytes).jpeg({ quality: 75 }).toBuffer();
       else if (Number(scale) !== 1) {
         const { width = 0 } = await sharp(bytes).metadata();
-        bytes = await sharp(bytes).resize({ width: Math.round(width * Number(scale)) }).png().toBuffer();
+        bytes = await sharp(bytes)
+          .resize({ width: Math.round(width * Number(scale)) })
+          .png()
+          .toBuffer();
       }
       const { analysis } = await analyzeImage(bytes, file, { skin: skinDir, reasons: false });
       const b = analysis.board;
@@ -60,8 +78,12 @@ async function main() {
       if (!b || !analysis.readings || b.rows !== truth.rows || b.cols !== truth.cols) {
         const part = b && analysis.deductions ? falseOnPart(b, truth, analysis.deductions, mines) : null;
         if (part) row['false deductions'] += part.false;
-        const placed = part ? `, placed at row ${part.dr}, column ${part.dc}: ${part.false} false of ${part.deductions} deductions` : '';
-        notes.push(`lacking ${label}, ${path.basename(file)}: ${analysis.error ?? `read ${b?.rows}×${b?.cols} (truth ${truth.rows}×${truth.cols})${placed}`}`);
+        const placed = part
+          ? `, placed at row ${part.dr}, column ${part.dc}: ${part.false} false of ${part.deductions} deductions`
+          : '';
+        notes.push(
+          `lacking ${label}, ${path.basename(file)}: ${analysis.error ?? `read ${b?.rows}×${b?.cols} (truth ${truth.rows}×${truth.cols})${placed}`}`,
+        );
         continue;
       }
       row['boards read']++;
@@ -75,7 +97,9 @@ async function main() {
         }
       }
       const d = analysis.deductions;
-      if (d) row['false deductions'] += d.mines.filter((n) => !mines.has(n)).length + d.safe.filter((n) => mines.has(n)).length;
+      if (d)
+        row['false deductions'] +=
+          d.mines.filter((n) => !mines.has(n)).length + d.safe.filter((n) => mines.has(n)).length;
     }
     row['misread as'] = [...as].map(([cell, n]) => `${cell}×${n}`).join(' ');
     rows.push(row);

@@ -15,8 +15,14 @@ const { analyzeImage } = require('../dist/analyze/analyze.js');
 const { parseBoard } = require('../dist/common/board.js');
 
 const ROOT = path.resolve(__dirname, '..');
-const DEFAULT = ['xdemineur/s2-03.png', 'xdemineur/s2-05.png', 'xbomb/s2-03.png', 'gnome-mines/s2-02.png', 'kmines/s2-05.png', 'ace-minesweeper/s2-03.png']
-  .map((f) => path.join(ROOT, 'fixtures', f));
+const DEFAULT = [
+  'xdemineur/s2-03.png',
+  'xdemineur/s2-05.png',
+  'xbomb/s2-03.png',
+  'gnome-mines/s2-02.png',
+  'kmines/s2-05.png',
+  'ace-minesweeper/s2-03.png',
+].map((f) => path.join(ROOT, 'fixtures', f));
 const COLOURS = ['#000000', '#ffffff', '#c0c0c0', '#2060c0'];
 const SIDES = /** @type {const} */ (['top', 'bottom', 'left', 'right']);
 
@@ -29,7 +35,10 @@ async function main() {
   for (const file of named.length ? named : DEFAULT) {
     const meta = JSON.parse(fs.readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8')).board;
     const truth = parseBoard(fs.readFileSync(file.replace(/\.png$/, '.board.txt'), 'utf8'));
-    const rows = fs.readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n');
+    const rows = fs
+      .readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8')
+      .trim()
+      .split('\n');
     const mines = new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
     const { width = 0, height = 0 } = await sharp(file).metadata();
     for (const side of SIDES) {
@@ -37,7 +46,10 @@ async function main() {
         for (const f of [0, 0.3, 0.6]) {
           for (const colour of COLOURS) {
             const box = cover(meta, side, lines + f, width, height);
-            const shot = await sharp(file).composite([{ input: { create: { ...box.size, channels: 4, background: colour } }, ...box.at }]).png().toBuffer();
+            const shot = await sharp(file)
+              .composite([{ input: { create: { ...box.size, channels: 4, background: colour } }, ...box.at }])
+              .png()
+              .toBuffer();
             const { analysis } = await analyzeImage(await copy(shot), file);
             covers++;
             if (!analysis.board || !analysis.deductions) continue;
@@ -47,15 +59,19 @@ async function main() {
             falseDeductions += part.false;
             if (part.false) {
               withFalse++;
-              console.log(`${path.relative(ROOT, file)} ${side} covered through ${lines + f} ${side === 'top' || side === 'bottom' ? 'rows' : 'columns'}, ${colour}: `
-                + `${part.false} false of ${part.deductions}; read ${analysis.board.rows}×${analysis.board.cols}, total ${analysis.board.totalMines ?? 'none'}`);
+              console.log(
+                `${path.relative(ROOT, file)} ${side} covered through ${lines + f} ${side === 'top' || side === 'bottom' ? 'rows' : 'columns'}, ${colour}: ` +
+                  `${part.false} false of ${part.deductions}; read ${analysis.board.rows}×${analysis.board.cols}, total ${analysis.board.totalMines ?? 'none'}`,
+              );
             }
           }
         }
       }
     }
   }
-  console.log(`${covers} covered shots, ${read} read, ${deductions} deductions, ${falseDeductions} false (on ${withFalse} shots)`);
+  console.log(
+    `${covers} covered shots, ${read} read, ${deductions} deductions, ${falseDeductions} false (on ${withFalse} shots)`,
+  );
 }
 
 /**
@@ -65,9 +81,10 @@ async function main() {
  */
 function cover(m, side, depth, width, height) {
   const [x1, y1] = [m.x0 + m.cols * m.tile_w, m.y0 + m.rows * m.tile_h];
-  const across = side === 'top' || side === 'bottom'
-    ? { left: Math.max(0, m.x0 - m.tile_w), width: Math.min(width, x1 + m.tile_w) - Math.max(0, m.x0 - m.tile_w) }
-    : { top: Math.max(0, m.y0 - m.tile_h), height: Math.min(height, y1 + m.tile_h) - Math.max(0, m.y0 - m.tile_h) };
+  const across =
+    side === 'top' || side === 'bottom'
+      ? { left: Math.max(0, m.x0 - m.tile_w), width: Math.min(width, x1 + m.tile_w) - Math.max(0, m.x0 - m.tile_w) }
+      : { top: Math.max(0, m.y0 - m.tile_h), height: Math.min(height, y1 + m.tile_h) - Math.max(0, m.y0 - m.tile_h) };
   const edge = {
     top: { top: 0, height: Math.round(m.y0 + depth * m.tile_h) },
     bottom: { top: Math.round(y1 - depth * m.tile_h), height: height - Math.round(y1 - depth * m.tile_h) },

@@ -15,7 +15,8 @@ const metaOf = (file) => JSON.parse(fs.readFileSync(file.replace(/\.png$/, '.met
 
 async function main() {
   const [layoutFile, ...sources] = process.argv.slice(2);
-  if (!layoutFile || !sources.length) throw new Error('usage: node scripts/eval-window-crops.js <layout.png> <source.png>…');
+  if (!layoutFile || !sources.length)
+    throw new Error('usage: node scripts/eval-window-crops.js <layout.png> <source.png>…');
   const layout = metaOf(layoutFile);
   const [pitch, rows, cols] = [layout.board.tile_w, layout.board.rows, layout.board.cols];
   const margin = {
@@ -28,8 +29,14 @@ async function main() {
   for (const file of sources) {
     const meta = metaOf(file);
     const scale = pitch / meta.board.tile_w;
-    const mines = fs.readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n');
-    const image = await sharp(file).resize({ width: Math.round(meta.screen[0] * scale), kernel: 'lanczos3' }).png().toBuffer();
+    const mines = fs
+      .readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8')
+      .trim()
+      .split('\n');
+    const image = await sharp(file)
+      .resize({ width: Math.round(meta.screen[0] * scale), kernel: 'lanczos3' })
+      .png()
+      .toBuffer();
     const { width = 0, height = 0 } = await sharp(image).metadata();
     const [x0, y0] = [meta.board_px.x * scale, meta.board_px.y * scale];
     const rowStep = Math.max(1, Math.floor((meta.board.rows - rows) / 3));
@@ -40,7 +47,10 @@ async function main() {
         const right = Math.round(x0 + (k + cols) * pitch + margin.right);
         const bottom = Math.round(y0 + (j + rows) * pitch + margin.bottom);
         if (left < 0 || top < 0 || right > width || bottom > height) continue;
-        const crop = await sharp(image).extract({ left, top, width: right - left, height: bottom - top }).png().toBuffer();
+        const crop = await sharp(image)
+          .extract({ left, top, width: right - left, height: bottom - top })
+          .png()
+          .toBuffer();
         const { analysis } = await analyzeImage(crop, file);
         totals.crops++;
         totals[analysis.status]++;
@@ -48,11 +58,20 @@ async function main() {
         if (!analysis.grid || !analysis.deductions) continue;
         const row0 = Math.round((analysis.grid.top - (y0 - top)) / pitch);
         const col0 = Math.round((analysis.grid.left - (x0 - left)) / pitch);
-        const truth = (/** @type {string} */ name) => { const [r, c] = parseCellName(name); return mines[r + row0]?.[c + col0]; };
-        const wrong = [...analysis.deductions.mines.filter((c) => truth(c) !== '*'), ...analysis.deductions.safe.filter((c) => truth(c) !== '-')];
+        const truth = (/** @type {string} */ name) => {
+          const [r, c] = parseCellName(name);
+          return mines[r + row0]?.[c + col0];
+        };
+        const wrong = [
+          ...analysis.deductions.mines.filter((c) => truth(c) !== '*'),
+          ...analysis.deductions.safe.filter((c) => truth(c) !== '-'),
+        ];
         totals.deductions += analysis.deductions.mines.length + analysis.deductions.safe.length;
         totals.falseDeductions += wrong.length;
-        if (wrong.length) console.log(`${file} rows ${j}+ cols ${k}+: false ${wrong.join(' ')} (${analysis.notes.filter((n) => /go on/.test(n)).join('; ') || 'no side cut'})`);
+        if (wrong.length)
+          console.log(
+            `${file} rows ${j}+ cols ${k}+: false ${wrong.join(' ')} (${analysis.notes.filter((n) => /go on/.test(n)).join('; ') || 'no side cut'})`,
+          );
       }
     }
   }

@@ -13,7 +13,11 @@ const { analyzeImage } = require('../dist/analyze/analyze.js');
 const ROOT = path.resolve(__dirname, '..');
 const GAMES = ['xdemineur', 'xbomb', 'gnome-mines', 'kmines', 'ace-minesweeper'];
 /** The window manager's frame around the window: border and title bar colours, or none. */
-const FRAMES = /** @type {Record<string, [string, string] | null>} */ ({ bare: null, dark: ['#2b2b2b', '#3a3a3a'], light: ['#d4d4d4', '#ececec'] });
+const FRAMES = /** @type {Record<string, [string, string] | null>} */ ({
+  bare: null,
+  dark: ['#2b2b2b', '#3a3a3a'],
+  light: ['#d4d4d4', '#ececec'],
+});
 const [X, Y] = [137, 91];
 
 async function main() {
@@ -30,7 +34,9 @@ async function main() {
         const note = analysis.notes.find((n) => /does not show the game's frame/.test(n));
         if (note) {
           covered++;
-          console.log(`${path.relative(ROOT, file)}, ${name}: ${note.split(' side')[0].replace("the board's ", '')} read as covered`);
+          console.log(
+            `${path.relative(ROOT, file)}, ${name}: ${note.split(' side')[0].replace("the board's ", '')} read as covered`,
+          );
         }
       }
     }
@@ -40,11 +46,14 @@ async function main() {
 
 /** The held-out and lost games' shots that have a meta.json (not the learn captures). @param {string} dir @returns {string[]} */
 function heldOut(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'learn' ? [] : heldOut(p);
-    return /\.png$/.test(e.name) && fs.existsSync(metaFile(p)) ? [p] : [];
-  }).sort();
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) return e.name === 'learn' ? [] : heldOut(p);
+      return /\.png$/.test(e.name) && fs.existsSync(metaFile(p)) ? [p] : [];
+    })
+    .sort();
 }
 
 /** @param {string} file */
@@ -57,10 +66,14 @@ async function onDesktop(file, frame) {
   const decoration = frame
     ? `<rect x="${X - 4}" y="${Y - 28}" width="${w.w + 8}" height="${w.h + 32}" fill="${frame[0]}"/><rect x="${X}" y="${Y - 24}" width="${w.w}" height="22" fill="${frame[1]}"/>`
     : '';
-  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1200"><defs><linearGradient id="g" x2="1" y2="1">'
-    + '<stop offset="0" stop-color="#234"/><stop offset="1" stop-color="#8ab"/></linearGradient></defs>'
-    + `<rect width="1920" height="1200" fill="url(#g)"/>${decoration}</svg>`;
-  return sharp(Buffer.from(svg)).composite([{ input: window, left: X, top: Y }]).png().toBuffer();
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1200"><defs><linearGradient id="g" x2="1" y2="1">' +
+    '<stop offset="0" stop-color="#234"/><stop offset="1" stop-color="#8ab"/></linearGradient></defs>' +
+    `<rect width="1920" height="1200" fill="url(#g)"/>${decoration}</svg>`;
+  return sharp(Buffer.from(svg))
+    .composite([{ input: window, left: X, top: Y }])
+    .png()
+    .toBuffer();
 }
 
 main().catch((err) => {

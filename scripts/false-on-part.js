@@ -11,9 +11,10 @@ function falseOnPart(b, truth, d, mines) {
   for (let dr = -b.rows + 1; dr < truth.rows; dr++) {
     for (let dc = -b.cols + 1; dc < truth.cols; dc++) {
       let agree = 0;
-      for (let r = 0; r < b.rows; r++) for (let c = 0; c < b.cols; c++) {
-        if (b.cells[r][c] !== '.' && truth.cells[r + dr]?.[c + dc] === b.cells[r][c]) agree++;
-      }
+      for (let r = 0; r < b.rows; r++)
+        for (let c = 0; c < b.cols; c++) {
+          if (b.cells[r][c] !== '.' && truth.cells[r + dr]?.[c + dc] === b.cells[r][c]) agree++;
+        }
       if (agree > best.agree) best = { agree, dr, dc };
     }
   }
@@ -22,8 +23,15 @@ function falseOnPart(b, truth, d, mines) {
     const [tr, tc] = [Number(r) + best.dr, Number(c) + best.dc];
     return tr >= 0 && tc >= 0 && tr < truth.rows && tc < truth.cols ? `r${tr}c${tc}` : null;
   };
-  const wrong = d.mines.filter((n) => { const m = moved(n); return !m || !mines.has(m); }).length
-    + d.safe.filter((n) => { const m = moved(n); return !m || mines.has(m); }).length;
+  const wrong =
+    d.mines.filter((n) => {
+      const m = moved(n);
+      return !m || !mines.has(m);
+    }).length +
+    d.safe.filter((n) => {
+      const m = moved(n);
+      return !m || mines.has(m);
+    }).length;
   return { dr: best.dr, dc: best.dc, false: wrong, deductions: d.mines.length + d.safe.length };
 }
 

@@ -14,7 +14,18 @@ const { sampleOf, fitFonts } = require('./counter-fonts');
  * Each capture is also learned from rescaled and JPEG-compressed, as screenshots come; "n": its pixels repeated
  * (nearest neighbour), as a system scales a window drawn at 100 % (X11 games under a desktop scaled to 150 or 200 %).
  */
-const SCALES = { '100%': 1, '50%': 0.5, '75%': 0.75, '90%': 0.9, '98%': 0.98, '150%': 1.5, '200%': 2, '250%': 2.5, '150%n': 1.5, '200%n': 2 };
+const SCALES = {
+  '100%': 1,
+  '50%': 0.5,
+  '75%': 0.75,
+  '90%': 0.9,
+  '98%': 0.98,
+  '150%': 1.5,
+  '200%': 2,
+  '250%': 2.5,
+  '150%n': 1.5,
+  '200%n': 2,
+};
 
 /**
  * Rescaled copies are also made from the capture shifted first (a margin copied from its edge added on the
@@ -28,7 +39,8 @@ function shiftsFor(f) {
   if (f === 1) return out;
   for (const target of [1 / 3, 2 / 3]) {
     let best = 1;
-    for (let d = 1; d < 80; d++) if (Math.abs(((d * f) % 1) - target) < Math.abs(((best * f) % 1) - target) - 1e-9) best = d;
+    for (let d = 1; d < 80; d++)
+      if (Math.abs(((d * f) % 1) - target) < Math.abs(((best * f) % 1) - target) - 1e-9) best = d;
     if (!out.includes(best)) out.push(best);
   }
   return out;
@@ -44,11 +56,18 @@ async function variants(png, only) {
     for (const [dx, dy] of shiftsFor(f).flatMap((x) => shiftsFor(f).map((y) => [x, y]))) {
       const shifted = sharp(await sharp(bytes).extend({ left: dx, top: dy, extendWith: 'copy' }).png().toBuffer());
       const kernel = name.endsWith('n') ? 'nearest' : 'lanczos3';
-      const resized = f === 1 ? bytes : await shifted.resize({ width: Math.round((width + dx) * f), kernel }).png().toBuffer();
+      const resized =
+        f === 1
+          ? bytes
+          : await shifted
+              .resize({ width: Math.round((width + dx) * f), kernel })
+              .png()
+              .toBuffer();
       out.push([name, await decode(resized), [dx, dy]]);
     }
   }
-  if (!only || only.includes('jpeg75')) out.push(['jpeg75', await decode(await sharp(bytes).jpeg({ quality: 75 }).toBuffer()), [0, 0]]);
+  if (!only || only.includes('jpeg75'))
+    out.push(['jpeg75', await decode(await sharp(bytes).jpeg({ quality: 75 }).toBuffer()), [0, 0]]);
   return out;
 }
 
@@ -60,7 +79,9 @@ async function variants(png, only) {
 const MAX_EXAMPLES = 64;
 function keep(glyphs, char, glyph) {
   const list = glyphs.get(char) ?? [];
-  const like = (g) => Math.abs(Math.log(g.rect.height / glyph.rect.height)) < Math.log(1.25) && shapeDistance(shapeOf(g), shapeOf(glyph)) <= 0.05;
+  const like = (g) =>
+    Math.abs(Math.log(g.rect.height / glyph.rect.height)) < Math.log(1.25) &&
+    shapeDistance(shapeOf(g), shapeOf(glyph)) <= 0.05;
   if (list.length < MAX_EXAMPLES && !list.some(like)) list.push(glyph);
   glyphs.set(char, list);
 }
@@ -78,8 +99,13 @@ function gridOf(meta) {
   const b = meta.board;
   const [wx, wy] = meta.window;
   const grid = { rows: b.rows, cols: b.cols, left: b.x0 - wx, top: b.y0 - wy, pitchX: b.tile_w, pitchY: b.tile_h };
-  if (b.col_x) Object.assign(grid, { lefts: b.col_x.map((x) => x - wx), tops: b.row_y.map((y) => y - wy),
-    pitchX: (b.col_x.at(-1) + b.col_w.at(-1) - b.col_x[0]) / b.cols, pitchY: (b.row_y.at(-1) + b.row_h.at(-1) - b.row_y[0]) / b.rows });
+  if (b.col_x)
+    Object.assign(grid, {
+      lefts: b.col_x.map((x) => x - wx),
+      tops: b.row_y.map((y) => y - wy),
+      pitchX: (b.col_x.at(-1) + b.col_w.at(-1) - b.col_x[0]) / b.cols,
+      pitchY: (b.row_y.at(-1) + b.row_h.at(-1) - b.row_y[0]) / b.rows,
+    });
   return grid;
 }
 
@@ -104,14 +130,23 @@ function textLines(words) {
   for (const word of words) {
     const top = Math.min(...word.map((g) => g.rect.top));
     const bottom = Math.max(...word.map((g) => g.rect.top + g.rect.height));
-    const line = lines.find((l) => Math.min(l.bottom, bottom) - Math.max(l.top, top) >= 0.5 * Math.min(l.bottom - l.top, bottom - top));
-    if (line) Object.assign(line, { glyphs: [...line.glyphs, ...word], top: Math.min(line.top, top), bottom: Math.max(line.bottom, bottom) });
+    const line = lines.find(
+      (l) => Math.min(l.bottom, bottom) - Math.max(l.top, top) >= 0.5 * Math.min(l.bottom - l.top, bottom - top),
+    );
+    if (line)
+      Object.assign(line, {
+        glyphs: [...line.glyphs, ...word],
+        top: Math.min(line.top, top),
+        bottom: Math.max(line.bottom, bottom),
+      });
     else lines.push({ glyphs: [...word], top, bottom });
   }
-  return lines.sort((a, b) => a.top - b.top).map((l) => {
-    const tallest = Math.max(...l.glyphs.map((g) => g.rect.height));
-    return l.glyphs.filter((g) => g.rect.height >= SHORT_GLYPH * tallest).sort((a, b) => a.rect.left - b.rect.left);
-  });
+  return lines
+    .sort((a, b) => a.top - b.top)
+    .map((l) => {
+      const tallest = Math.max(...l.glyphs.map((g) => g.rect.height));
+      return l.glyphs.filter((g) => g.rect.height >= SHORT_GLYPH * tallest).sort((a, b) => a.rect.left - b.rect.left);
+    });
 }
 
 const round2 = (x) => Math.round(x * 100) / 100;
@@ -131,7 +166,10 @@ async function main() {
     const glyphs = new Map();
     const seen = [];
     const samples = [];
-    const files = fs.readdirSync(dir).filter((f) => f.startsWith(game + '-v') && f.endsWith('.json')).sort();
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith(game + '-v') && f.endsWith('.json'))
+      .sort();
     for (const file of files) {
       const meta = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
       // the flags on the board as read (a right-click on an open cell places none)
@@ -146,11 +184,13 @@ async function main() {
         // the places drawn at this capture's cell size, in order; the first line of text long enough holds the
         // counter, from glyph `label` on ("Mines: 3/10": 5, the colon being too short to count)
         const at = spec.label ?? 0;
-        const lines = spec.places.filter((p) => p.pitch === 1 || p.pitch === meta.board.tile_w).flatMap((place) => {
-          const box = placeBox(grid, place);
-          const line = textLines(wordsIn(image, box)).find((l) => l.length >= at + text.length);
-          return line ? [Object.assign(line, { box }), Object.assign(joinThinBars(line), { box })] : [];
-        });
+        const lines = spec.places
+          .filter((p) => p.pitch === 1 || p.pitch === meta.board.tile_w)
+          .flatMap((place) => {
+            const box = placeBox(grid, place);
+            const line = textLines(wordsIn(image, box)).find((l) => l.length >= at + text.length);
+            return line ? [Object.assign(line, { box }), Object.assign(joinThinBars(line), { box })] : [];
+          });
         for (const line of lines) {
           if (line.length < at + text.length) continue;
           const shown = spec.kind === 'remaining' ? text.padStart(line.length - at, '0') : text;
@@ -166,27 +206,70 @@ async function main() {
     const shapes = chars.flatMap((char) => glyphs.get(char).map((g) => ({ char, shape: shapeOf(g) })));
     const right = {};
     for (const { variant, image, grid, text } of seen) {
-      const ok = spec.places.some((place) => wordsIn(image, placeBox(grid, place)).some((word) => [word, joinThinBars(word)].some((w) => readWord(w, shapes).includes(text))));
-      if (!ok && process.env.TRACE_COUNTERS) console.log(variant, text, spec.places.map((place) => wordsIn(image, placeBox(grid, place)).map((word) => readWord(word, shapes) + ' ' + word.map((g) => g.rect.width + 'x' + g.rect.height).join(','))));
+      const ok = spec.places.some((place) =>
+        wordsIn(image, placeBox(grid, place)).some((word) =>
+          [word, joinThinBars(word)].some((w) => readWord(w, shapes).includes(text)),
+        ),
+      );
+      if (!ok && process.env.TRACE_COUNTERS)
+        console.log(
+          variant,
+          text,
+          spec.places.map((place) =>
+            wordsIn(image, placeBox(grid, place)).map(
+              (word) => readWord(word, shapes) + ' ' + word.map((g) => g.rect.width + 'x' + g.rect.height).join(','),
+            ),
+          ),
+        );
       right[variant] = (right[variant] ?? 0) + (ok ? 1 : 0);
     }
-    console.log(`${game}: ${chars.map((c) => `${c}×${glyphs.get(c).length}`).join(' ')} from ${new Set(seen.map((s) => s.file)).size} of ${files.length} captures; read back:`, right);
+    console.log(
+      `${game}: ${chars.map((c) => `${c}×${glyphs.get(c).length}`).join(' ')} from ${new Set(seen.map((s) => s.file)).size} of ${files.length} captures; read back:`,
+      right,
+    );
     const fonts = fitFonts(samples);
-    for (const f of fonts) console.log(`  font ${f.height} px from ${f.samples} words beside ${f.cells.join(', ')} px cells: pitch ${f.pitch.toFixed(2)}, slash ${f.slash.toFixed(2)}, misfit ${f.misfit.toFixed(2)} px${f.usable ? '' : ' (not used)'}`);
+    for (const f of fonts)
+      console.log(
+        `  font ${f.height} px from ${f.samples} words beside ${f.cells.join(', ')} px cells: pitch ${f.pitch.toFixed(2)}, slash ${f.slash.toFixed(2)}, misfit ${f.misfit.toFixed(2)} px${f.usable ? '' : ' (not used)'}`,
+      );
     const used = fonts.filter((f) => f.usable);
     for (const skin of spec.skins) {
       const out = path.join(root, 'skins', skin);
-      const fontsJson = used.map(({ height, pitch, slash, strength, cells, glyphs: g }) => ({ height, pitch: round2(pitch), slash: round2(slash), strength: Math.round(strength), cells,
-        glyphs: Object.fromEntries(Object.entries(g).map(([c, { left, top }]) => [c, { left: round2(left), top }])) }));
-      fs.writeFileSync(path.join(out, 'counter.json'), JSON.stringify({ kind: spec.kind, ...(spec.stopsAtZero ? { stopsAtZero: true } : {}), places: spec.places, ...(used.length ? { fonts: fontsJson } : {}) }, null, 2) + '\n');
+      const fontsJson = used.map(({ height, pitch, slash, strength, cells, glyphs: g }) => ({
+        height,
+        pitch: round2(pitch),
+        slash: round2(slash),
+        strength: Math.round(strength),
+        cells,
+        glyphs: Object.fromEntries(Object.entries(g).map(([c, { left, top }]) => [c, { left: round2(left), top }])),
+      }));
+      fs.writeFileSync(
+        path.join(out, 'counter.json'),
+        JSON.stringify(
+          {
+            kind: spec.kind,
+            ...(spec.stopsAtZero ? { stopsAtZero: true } : {}),
+            places: spec.places,
+            ...(used.length ? { fonts: fontsJson } : {}),
+          },
+          null,
+          2,
+        ) + '\n',
+      );
       for (const f of used) {
         for (const [c, g] of Object.entries(f.glyphs)) {
-          await writePng(glyphImage({ rect: { left: 0, top: 0, width: g.width, height: g.height }, ink: g.coverage }), path.join(out, `counter-font${f.height}-${c === '/' ? 'slash' : c}.png`));
+          await writePng(
+            glyphImage({ rect: { left: 0, top: 0, width: g.width, height: g.height }, ink: g.coverage }),
+            path.join(out, `counter-font${f.height}-${c === '/' ? 'slash' : c}.png`),
+          );
         }
       }
       for (const char of chars) {
         for (const [i, g] of glyphs.get(char).entries()) {
-          await writePng(glyphImage(g), path.join(out, `counter-${char === '/' ? 'slash' : char}${i ? '-' + letters(i) : ''}.png`));
+          await writePng(
+            glyphImage(g),
+            path.join(out, `counter-${char === '/' ? 'slash' : char}${i ? '-' + letters(i) : ''}.png`),
+          );
         }
       }
     }

@@ -19,13 +19,19 @@ async function main() {
   const bySkin = new Map();
   for (const game of GAMES) {
     const dir = path.join(ROOT, 'fixtures', game, 'learn');
-    for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.png')).sort()) {
+    for (const name of fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.png'))
+      .sort()) {
       const bytes = fs.readFileSync(path.join(dir, name));
       const { analysis } = await analyzeImage(bytes, name, { reasons: false });
       if (!analysis.grid || !analysis.skin) throw new Error(`${game}/learn/${name}: ${analysis.error ?? 'no skin'}`);
       const { window: w } = JSON.parse(fs.readFileSync(path.join(dir, name.replace(/\.png$/, '.meta.json')), 'utf8'));
       const window = { left: w.x, top: w.y, width: w.w, height: w.h };
-      bySkin.set(analysis.skin, [...(bySkin.get(analysis.skin) ?? []), framePrints(await decode(bytes), analysis.grid, window)]);
+      bySkin.set(analysis.skin, [
+        ...(bySkin.get(analysis.skin) ?? []),
+        framePrints(await decode(bytes), analysis.grid, window),
+      ]);
     }
   }
   for (const [skin, prints] of bySkin) {
@@ -33,7 +39,11 @@ async function main() {
     const json = JSON.parse(fs.readFileSync(file, 'utf8'));
     json.frames = framesJson(mergePrints(prints));
     fs.writeFileSync(file, JSON.stringify(json, null, 2) + '\n');
-    console.log(`${skin}: ${prints.length} captures, ${Object.entries(json.frames).map(([side, p]) => `${side} ${p.length}`).join(', ')}`);
+    console.log(
+      `${skin}: ${prints.length} captures, ${Object.entries(json.frames)
+        .map(([side, p]) => `${side} ${p.length}`)
+        .join(', ')}`,
+    );
   }
 }
 

@@ -16,7 +16,11 @@ const GAMES = ['xdemineur', 'ace-minesweeper', 'kmines'];
 const NAMES = { '*': 'mine', X: 'exploded' };
 
 function mineCells(file) {
-  return fs.readFileSync(file, 'utf8').trim().split('\n').flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [[r, c]] : [])));
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [[r, c]] : [])));
 }
 
 /** The mine cell whose mean colour is farthest from the mines' median colour, if far (the exploded one). */
@@ -36,7 +40,10 @@ async function main() {
   const bySkin = new Map();
   for (const game of GAMES) {
     const dir = path.join(root, 'fixtures', game, 'lost');
-    for (const file of fs.readdirSync(dir).filter((f) => /^s3-\d+\.reveal\.png$/.test(f)).sort()) {
+    for (const file of fs
+      .readdirSync(dir)
+      .filter((f) => /^s3-\d+\.reveal\.png$/.test(f))
+      .sort()) {
       const png = path.join(dir, file);
       const { analysis } = await analyzeImage(png, png);
       if (!analysis.grid || !analysis.readings) continue;
@@ -57,13 +64,16 @@ async function main() {
       const list = bySkin.get(analysis.skin) ?? [];
       list.push({ image: png, board: { rows: cells.length, cols: cells[0].length, cells, totalMines: null } });
       bySkin.set(analysis.skin, list);
-      console.log(`${game} ${file}: ${mines.length} mines, exploded ${x >= 0 ? mines[x] : 'not told apart'} (skin ${analysis.skin})`);
+      console.log(
+        `${game} ${file}: ${mines.length} mines, exploded ${x >= 0 ? mines[x] : 'not told apart'} (skin ${analysis.skin})`,
+      );
     }
   }
   for (const [skinName, sources] of bySkin) {
     const learned = await learn(sources, skinName);
     const out = path.join(root, 'skins', skinName);
-    for (const f of fs.readdirSync(out).filter((f) => /^(mine|exploded)(-[a-z])?\.png$/.test(f))) fs.rmSync(path.join(out, f));
+    for (const f of fs.readdirSync(out).filter((f) => /^(mine|exploded)(-[a-z])?\.png$/.test(f)))
+      fs.rmSync(path.join(out, f));
     console.log(`${skinName}: ${await writeLabelFiles(learned, out, NAMES)}`);
   }
 }

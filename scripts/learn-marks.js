@@ -33,20 +33,31 @@ async function main() {
   // the shots are read without the templates this script made before (a rebuild, not an addition)
   for (const skin of fs.readdirSync(path.join(root, 'skins'))) {
     const folder = path.join(root, 'skins', skin);
-    for (const f of fs.readdirSync(folder).filter((f) => /^(question|wrong-flag)(-[a-z])?\.png$/.test(f))) fs.rmSync(path.join(folder, f));
+    for (const f of fs.readdirSync(folder).filter((f) => /^(question|wrong-flag)(-[a-z])?\.png$/.test(f)))
+      fs.rmSync(path.join(folder, f));
   }
   const bySkin = new Map();
-  for (const file of fs.readdirSync(dir).filter((f) => /-(marks|lost)\.json$/.test(f)).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => /-(marks|lost)\.json$/.test(f))
+    .sort()) {
     const meta = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
     const png = path.join(dir, file.replace(/\.json$/, '.png'));
     const marks = marked(meta);
     if (!marks.length) {
-      console.log(`${file}: nothing marked${meta.wrong === null ? " (wrong flags not listed: GNOME Mines redraws every flag after a loss, and no skin reads its lost boards)" : ""}, skipped`);
+      console.log(
+        `${file}: nothing marked${meta.wrong === null ? ' (wrong flags not listed: GNOME Mines redraws every flag after a loss, and no skin reads its lost boards)' : ''}, skipped`,
+      );
       continue;
     }
     const { analysis } = await analyzeImage(png, png);
-    if (!analysis.grid || !analysis.board || analysis.board.rows !== meta.board.rows || analysis.board.cols !== meta.board.cols) {
-      console.log(`${file}: board not found whole (${analysis.error ?? "other size"}), skipped`);
+    if (
+      !analysis.grid ||
+      !analysis.board ||
+      analysis.board.rows !== meta.board.rows ||
+      analysis.board.cols !== meta.board.cols
+    ) {
+      console.log(`${file}: board not found whole (${analysis.error ?? 'other size'}), skipped`);
       continue;
     }
     if (meta.wrong && !hasMines(analysis.skin)) {
@@ -61,8 +72,11 @@ async function main() {
       console.log(`${file}: ${unreadable.length} cells other than the marked ones unreadable, skipped`);
       continue;
     }
-    const stray = analysis.readings.filter((r) => (r.cell === '?' || r.cell === '!') && !known.has(`${r.row},${r.col}`));
-    if (stray.length) throw new Error(`${file}: cells not marked read as ? or !: ${stray.map((r) => `r${r.row}c${r.col}`).join(' ')}`);
+    const stray = analysis.readings.filter(
+      (r) => (r.cell === '?' || r.cell === '!') && !known.has(`${r.row},${r.col}`),
+    );
+    if (stray.length)
+      throw new Error(`${file}: cells not marked read as ? or !: ${stray.map((r) => `r${r.row}c${r.col}`).join(' ')}`);
     const cells = analysis.board.cells.map((row) => [...row]);
     // a lost shot's unreadable cells are the mines it shows, which some skins have no template for (checked by
     // eye); labelled so only to let learn() place the board text (one look per label): only ? and ! are kept
@@ -71,7 +85,9 @@ async function main() {
     const list = bySkin.get(analysis.skin) ?? [];
     list.push({ image: png, board: { rows: cells.length, cols: cells[0].length, cells, totalMines: null } });
     bySkin.set(analysis.skin, list);
-    console.log(`${file}: ${marks.length} × ${marks[0][2]}${unreadable.length ? `, ${unreadable.length} other cells unreadable` : ''} (skin ${analysis.skin})`);
+    console.log(
+      `${file}: ${marks.length} × ${marks[0][2]}${unreadable.length ? `, ${unreadable.length} other cells unreadable` : ''} (skin ${analysis.skin})`,
+    );
   }
   for (const [skinName, sources] of [...bySkin].sort()) {
     const learned = await learn(sources, skinName);

@@ -39,12 +39,16 @@ async function drawn(svg, open, p) {
   const { width, height } = open;
   const middle = (Math.floor(height / 2) * width + Math.floor(width / 2)) * 3;
   const background = { r: open.rgb[middle], g: open.rgb[middle + 1], b: open.rgb[middle + 2] };
-  let png = await sharp({ create: { width, height, channels: 3, background } }).composite([{ input: placedSvg(svg, width, height, p), density: 72 }]).png().toBuffer();
+  let png = await sharp({ create: { width, height, channels: 3, background } })
+    .composite([{ input: placedSvg(svg, width, height, p), density: 72 }])
+    .png()
+    .toBuffer();
   if (p.blur >= 0.3) png = await sharp(png).blur(p.blur).png().toBuffer();
   const { data } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const border = Math.round(0.15 * width);
   const rgb = Float64Array.from(open.rgb);
-  for (let y = border; y < height - border; y++) for (let i = (y * width + border) * 3; i < (y * width + width - border) * 3; i++) rgb[i] = data[i];
+  for (let y = border; y < height - border; y++)
+    for (let i = (y * width + border) * 3; i < (y * width + width - border) * 3; i++) rgb[i] = data[i];
   return rgb;
 }
 
@@ -76,8 +80,18 @@ async function fitPlacement(svgs, open, captures) {
   for (const step of [0.5, 0.25, 0.125]) {
     for (let moved = true; moved;) {
       moved = false;
-      const moves = [[step, 0, 0, 0], [-step, 0, 0, 0], [0, step, 0, 0], [0, -step, 0, 0], [0, 0, step, 0], [0, 0, -step, 0],
-        [step, -step / 2, -step / 2, 0], [-step, step / 2, step / 2, 0], [0, 0, 0, step / 2], [0, 0, 0, -step / 2]];
+      const moves = [
+        [step, 0, 0, 0],
+        [-step, 0, 0, 0],
+        [0, step, 0, 0],
+        [0, -step, 0, 0],
+        [0, 0, step, 0],
+        [0, 0, -step, 0],
+        [step, -step / 2, -step / 2, 0],
+        [-step, step / 2, step / 2, 0],
+        [0, 0, 0, step / 2],
+        [0, 0, 0, -step / 2],
+      ];
       for (const [ds, dx, dy, db] of moves) {
         const p = { size: best.size + ds, x: best.x + dx, y: best.y + dy, blur: Math.max(0, best.blur + db) };
         const fit = await cost(p);
@@ -99,36 +113,55 @@ function freeName(dir, label) {
 
 async function main() {
   const [skin, theme, labels, ...flags] = process.argv.slice(2);
-  if (!skin || !theme || !labels) throw new Error('usage: node scripts/render-glyphs.js <skin> <theme folder> <labels> [--check]');
+  if (!skin || !theme || !labels)
+    throw new Error('usage: node scripts/render-glyphs.js <skin> <theme folder> <labels> [--check]');
   const check = flags.includes('--check');
   const dir = path.join(ROOT, 'skins', skin);
   /** @type {Record<string, string>} */
   const svgs = {};
   for (let n = 1; n <= 8; n++) svgs[n] = fs.readFileSync(path.join(theme, `${n}mines.svg`), 'utf8');
-  const templates = await Promise.all(fs.readdirSync(dir).filter((f) => /^[0-8](-[a-z])?\.png$/.test(f)).sort().map((f) => readTemplate(path.join(dir, f))));
+  const templates = await Promise.all(
+    fs
+      .readdirSync(dir)
+      .filter((f) => /^[0-8](-[a-z])?\.png$/.test(f))
+      .sort()
+      .map((f) => readTemplate(path.join(dir, f))),
+  );
   for (const open of templates.filter((t) => t.label === '0')) {
     const sized = templates.filter((t) => t.width === open.width && t.height === open.height);
     const captures = sized.filter((t) => t.label !== '0');
     if (!check) {
       const p = await fitPlacement(svgs, open, captures);
-      console.log(`${skin} ${open.width} px: glyph ${p.size.toFixed(2)} px at (${p.x.toFixed(2)}, ${p.y.toFixed(2)}), blur ${p.blur.toFixed(2)}; mean distance to the captures ${p.fit.toFixed(2)}`);
+      console.log(
+        `${skin} ${open.width} px: glyph ${p.size.toFixed(2)} px at (${p.x.toFixed(2)}, ${p.y.toFixed(2)}), blur ${p.blur.toFixed(2)}; mean distance to the captures ${p.fit.toFixed(2)}`,
+      );
       for (const label of labels.split(',')) {
         const name = freeName(dir, label);
         const rgb = await drawn(svgs[label], open, p);
-        await sharp(Buffer.from(rgb.map((v) => Math.round(Math.min(255, Math.max(0, v))))), { raw: { width: open.width, height: open.height, channels: 3 } }).png().toFile(path.join(dir, name));
+        await sharp(Buffer.from(rgb.map((v) => Math.round(Math.min(255, Math.max(0, v))))), {
+          raw: { width: open.width, height: open.height, channels: 3 },
+        })
+          .png()
+          .toFile(path.join(dir, name));
         console.log(`  ${name}`);
       }
       continue;
     }
     for (const label of [...new Set(captures.map((t) => t.label))]) {
-      const p = await fitPlacement(svgs, open, captures.filter((t) => t.label !== label));
+      const p = await fitPlacement(
+        svgs,
+        open,
+        captures.filter((t) => t.label !== label),
+      );
       const rgb = await drawn(svgs[label], open, p);
       /** @type {Map<string, number>} */
       const nearest = new Map();
       for (const t of sized) nearest.set(t.label, Math.min(nearest.get(t.label) ?? Infinity, rms(rgb, t.rgb)));
       const [other, far] = [...nearest].filter(([l]) => l !== label).sort((a, b) => a[1] - b[1])[0];
       const own = nearest.get(label) ?? Infinity;
-      console.log(`${skin} ${open.width} px, ${label} fitted without its captures: ${own.toFixed(2)} from them, ${far.toFixed(2)} from the nearest other (${other}), ratio ${(own / far).toFixed(2)}`);
+      console.log(
+        `${skin} ${open.width} px, ${label} fitted without its captures: ${own.toFixed(2)} from them, ${far.toFixed(2)} from the nearest other (${other}), ratio ${(own / far).toFixed(2)}`,
+      );
     }
   }
 }

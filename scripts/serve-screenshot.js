@@ -26,7 +26,9 @@ async function main() {
     if (process.env.MINES) await page.locator('#mines').fill(process.env.MINES);
     await page.locator('#file').setInputFiles(input);
     await page.locator('#result').waitFor();
-    await page.waitForFunction(() => document.getElementById('annotated').complete && document.getElementById('busy').hidden);
+    await page.waitForFunction(
+      () => document.getElementById('annotated').complete && document.getElementById('busy').hidden,
+    );
     await hoverCertainCell(page);
     fs.mkdirSync(path.dirname(output), { recursive: true });
     await page.screenshot({ path: output });
@@ -48,7 +50,10 @@ async function hoverCertainCell(page) {
     // eslint-disable-next-line no-undef
     const { x, y, scale } = state.view;
     const box = document.getElementById('picture').getBoundingClientRect();
-    return { x: box.left + (grid.left + (hidden[1] + 0.5) * grid.pitchX - x) * scale, y: box.top + (grid.top + (hidden[0] + 0.5) * grid.pitchY - y) * scale };
+    return {
+      x: box.left + (grid.left + (hidden[1] + 0.5) * grid.pitchX - x) * scale,
+      y: box.top + (grid.top + (hidden[0] + 0.5) * grid.pitchY - y) * scale,
+    };
   });
   if (at) await page.mouse.move(at.x, at.y);
 }

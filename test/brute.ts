@@ -101,22 +101,27 @@ function boardRules(board: Board, total: number | null, trustFlags: boolean): { 
   const isMine = (ch: string) => ch === '*' || ch === 'X' || (trustFlags && ch === 'F');
   const isUnknown = (ch: string) => ch === '.' || ch === '?' || (!trustFlags && ch === 'F');
   let knownMines = 0;
-  board.cells.forEach((row, r) => row.forEach((ch, c) => {
-    if (isUnknown(ch)) at.set(`${r},${c}`, names.push(`r${r}c${c}`) - 1);
-    if (isMine(ch)) knownMines++;
-  }));
+  board.cells.forEach((row, r) =>
+    row.forEach((ch, c) => {
+      if (isUnknown(ch)) at.set(`${r},${c}`, names.push(`r${r}c${c}`) - 1);
+      if (isMine(ch)) knownMines++;
+    }),
+  );
   const rules: Rule[] = [];
-  board.cells.forEach((row, r) => row.forEach((ch, c) => {
-    if (!/[0-8]/.test(ch)) return;
-    const rule: Rule = { cells: [], count: Number(ch) };
-    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
-      const n = board.cells[r + dr]?.[c + dc];
-      if ((dr === 0 && dc === 0) || n === undefined) continue;
-      if (isMine(n)) rule.count--;
-      if (isUnknown(n)) rule.cells.push(at.get(`${r + dr},${c + dc}`) ?? -1);
-    }
-    rules.push(rule);
-  }));
+  board.cells.forEach((row, r) =>
+    row.forEach((ch, c) => {
+      if (!/[0-8]/.test(ch)) return;
+      const rule: Rule = { cells: [], count: Number(ch) };
+      for (let dr = -1; dr <= 1; dr++)
+        for (let dc = -1; dc <= 1; dc++) {
+          const n = board.cells[r + dr]?.[c + dc];
+          if ((dr === 0 && dc === 0) || n === undefined) continue;
+          if (isMine(n)) rule.count--;
+          if (isUnknown(n)) rule.cells.push(at.get(`${r + dr},${c + dc}`) ?? -1);
+        }
+      rules.push(rule);
+    }),
+  );
   if (total !== null) rules.push({ cells: names.map((_, i) => i), count: total - knownMines });
   return { names, rules };
 }
@@ -136,7 +141,8 @@ export function randomGame(rand: () => number, rows: number, cols: number, mines
   }
   const mineSet = new Set(cellsAll.slice(0, mines));
   const mine = Array.from({ length: rows }, (_, r) =>
-    Array.from({ length: cols }, (_, c) => mineSet.has(r * cols + c)));
+    Array.from({ length: cols }, (_, c) => mineSet.has(r * cols + c)),
+  );
   const board: Board = { rows, cols, cells: mine.map((row) => row.map(() => '.')), totalMines: null };
   for (let k = 0; k < clicks; k++) {
     const hidden = safeHidden({ mine, board });
@@ -151,9 +157,11 @@ export function randomGame(rand: () => number, rows: number, cols: number, mines
 
 export function safeHidden({ mine, board }: Game): [number, number][] {
   const result: [number, number][] = [];
-  board.cells.forEach((row, r) => row.forEach((ch, c) => {
-    if (ch === '.' && !mine[r][c]) result.push([r, c]);
-  }));
+  board.cells.forEach((row, r) =>
+    row.forEach((ch, c) => {
+      if (ch === '.' && !mine[r][c]) result.push([r, c]);
+    }),
+  );
   return result;
 }
 
@@ -181,14 +189,16 @@ function decorate(rand: () => number, { mine, board }: Game): void {
   const flagSafe = rand() < 0.3 ? 0.15 : 0;
   const question = rand() * 0.2;
   const shown = rand() < 0.1 ? 0.3 : 0;
-  board.cells.forEach((row, r) => row.forEach((ch, c) => {
-    if (ch !== '.') return;
-    const p = rand();
-    if (mine[r][c] && p < flagMine) row[c] = 'F';
-    else if (mine[r][c] && p < flagMine + shown) row[c] = p < flagMine + shown / 2 ? '*' : 'X';
-    else if (!mine[r][c] && p < flagSafe) row[c] = shown > 0 ? '!' : 'F';
-    else if (p > 1 - question) row[c] = '?';
-  }));
+  board.cells.forEach((row, r) =>
+    row.forEach((ch, c) => {
+      if (ch !== '.') return;
+      const p = rand();
+      if (mine[r][c] && p < flagMine) row[c] = 'F';
+      else if (mine[r][c] && p < flagMine + shown) row[c] = p < flagMine + shown / 2 ? '*' : 'X';
+      else if (!mine[r][c] && p < flagSafe) row[c] = shown > 0 ? '!' : 'F';
+      else if (p > 1 - question) row[c] = '?';
+    }),
+  );
 }
 
 /** 4x4 to 6x7, at most 18 hidden cells before decorating. */
@@ -220,7 +230,8 @@ export function endgamePosition(seed: number): Game {
   const cols = 4 + Math.floor(rand() * 4);
   const mines = Math.max(1, Math.round(rows * cols * (0.08 + rand() * 0.12)));
   const game = randomGame(rand, rows, cols, mines, 1);
-  for (let hidden = safeHidden(game); hidden.length > 0; hidden = safeHidden(game)) open(game.mine, game.board, ...hidden[0]);
+  for (let hidden = safeHidden(game); hidden.length > 0; hidden = safeHidden(game))
+    open(game.mine, game.board, ...hidden[0]);
   const [height, width] = [1 + Math.floor(rand() * 3), 1 + Math.floor(rand() * 4)];
   const [top, left] = [Math.floor(rand() * (rows - height + 1)), Math.floor(rand() * (cols - width + 1))];
   for (let r = top; r < top + height; r++) for (let c = left; c < left + width; c++) game.board.cells[r][c] = '.';

@@ -36,13 +36,20 @@ describe('cardinality clauses, against every layout', () => {
       for (const values of everyLayout(n)) {
         const count = values.filter(Boolean).length;
         const binary = bits.map((_, i) => ((count >> i) & 1 ? bits[i] : -bits[i]));
-        if (!holds(sat, active, variables, values, ...binary)) failures.push(`n=${n} ${values}: the sum is not ${count}`);
+        if (!holds(sat, active, variables, values, ...binary))
+          failures.push(`n=${n} ${values}: the sum is not ${count}`);
         bounds.forEach((k, i) => {
           checks++;
-          if (holds(sat, active, variables, values, least[i]) !== count >= k || holds(sat, active, variables, values, -least[i]) !== count < k) {
+          if (
+            holds(sat, active, variables, values, least[i]) !== count >= k ||
+            holds(sat, active, variables, values, -least[i]) !== count < k
+          ) {
             failures.push(`n=${n} ${values}: at least ${k}`);
           }
-          if (holds(sat, active, variables, values, most[i]) !== count <= k || holds(sat, active, variables, values, -most[i]) !== count > k) {
+          if (
+            holds(sat, active, variables, values, most[i]) !== count <= k ||
+            holds(sat, active, variables, values, -most[i]) !== count > k
+          ) {
             failures.push(`n=${n} ${values}: at most ${k}`);
           }
         });
@@ -61,7 +68,8 @@ describe('cardinality clauses, against every layout', () => {
         const variables = Array.from({ length: n }, () => sat.newVariable());
         requireExactly(clausesOf(sat, active), variables, k);
         for (const values of everyLayout(n)) {
-          if (holds(sat, active, variables, values) !== (values.filter(Boolean).length === k)) failures.push(`n=${n} k=${k} ${values}`);
+          if (holds(sat, active, variables, values) !== (values.filter(Boolean).length === k))
+            failures.push(`n=${n} k=${k} ${values}`);
         }
       }
     }

@@ -23,15 +23,19 @@ function check(game: Game, seed: number, tally: Tally, engines: ('auto' | 'sat' 
   const { board, mine } = game;
   const total = mine.flat().filter(Boolean).length;
   tally.positions++;
-  board.cells.forEach((row, r) => row.forEach((ch, c) => {
-    if (ch === 'F') (mine[r][c] ? tally.rightFlags++ : tally.wrongFlags++);
-  }));
+  board.cells.forEach((row, r) =>
+    row.forEach((ch, c) => {
+      if (ch === 'F') mine[r][c] ? tally.rightFlags++ : tally.wrongFlags++;
+    }),
+  );
   for (const trustFlags of board.cells.flat().includes('F') ? [false, true] : [false]) {
     const expected = bruteBoard(board, total, trustFlags);
     for (const engine of engines) {
       const actual = solve(encode(board, { totalMines: total, trustFlags }), { engine });
       if (!same(actual, expected)) {
-        tally.failures.push(`seed ${seed} ${engine} trustFlags=${trustFlags}\n${show(board)}\n${JSON.stringify(actual)}\n${JSON.stringify(expected)}`);
+        tally.failures.push(
+          `seed ${seed} ${engine} trustFlags=${trustFlags}\n${show(board)}\n${JSON.stringify(actual)}\n${JSON.stringify(expected)}`,
+        );
       }
     }
     const without = bruteBoard(board, null, trustFlags);
@@ -43,9 +47,16 @@ describe('certain cells equal brute force, with the total and with flags (some w
   test('1000 small random positions and 400 endgames; default and counting engines on all, the bare SAT engine on every fourth', () => {
     const fresh = (): Tally => ({ positions: 0, failures: [], byCountOnly: 0, rightFlags: 0, wrongFlags: 0 });
     const tally = fresh();
-    for (let i = 0; i < 1000; i++) check(smallPosition(SEED + i), SEED + i, tally, i % 4 ? ['auto', 'count'] : ['auto', 'count', 'sat']);
+    for (let i = 0; i < 1000; i++)
+      check(smallPosition(SEED + i), SEED + i, tally, i % 4 ? ['auto', 'count'] : ['auto', 'count', 'sat']);
     const endgames = fresh();
-    for (let i = 0; i < 400; i++) check(endgamePosition(SEED * 3 + i), SEED * 3 + i, endgames, i % 4 ? ['auto', 'count'] : ['auto', 'count', 'sat']);
+    for (let i = 0; i < 400; i++)
+      check(
+        endgamePosition(SEED * 3 + i),
+        SEED * 3 + i,
+        endgames,
+        i % 4 ? ['auto', 'count'] : ['auto', 'count', 'sat'],
+      );
     expect(tally.failures.concat(endgames.failures).slice(0, 3)).toEqual([]);
     expect(tally.positions + endgames.positions).toBe(1400);
     expect(endgames.byCountOnly).toBeGreaterThan(250);
@@ -71,7 +82,8 @@ describe('the counting engine, and the default (counting checked by SAT), agree 
       for (const totalMines of [null, 99]) {
         const problem = encode(board, { totalMines });
         const sat = solve(problem, { engine: 'sat' });
-        if (!same(solve(problem, { engine: 'count' }), sat) || !same(solve(problem), sat)) failures.push(`board ${i} total=${totalMines}\n${show(board)}`);
+        if (!same(solve(problem, { engine: 'count' }), sat) || !same(solve(problem), sat))
+          failures.push(`board ${i} total=${totalMines}\n${show(board)}`);
       }
     }
     expect(failures.slice(0, 2)).toEqual([]);
@@ -86,7 +98,13 @@ describe('cell names in row, then column order', () => {
     const shuffled = [...names].sort(() => random() - 0.5);
     expect(inRowColOrder(shuffled)).toEqual(names);
     expect(inRowColOrder(['r10c0', 'r2c10', 'r2c9'])).toEqual(['r2c9', 'r2c10', 'r10c0']);
-    expect(inRowColOrder(['outside', 'r1c01', 'r1c2', 'r0c5', 'r1c1'])).toEqual(['r0c5', 'r1c01', 'r1c1', 'r1c2', 'outside']);
+    expect(inRowColOrder(['outside', 'r1c01', 'r1c2', 'r0c5', 'r1c1'])).toEqual([
+      'r0c5',
+      'r1c01',
+      'r1c1',
+      'r1c2',
+      'outside',
+    ]);
     expect(inRowColOrder([`r1c${2 ** 26}`, 'r2c0', 'r1c5'])).toEqual(['r1c5', `r1c${2 ** 26}`, 'r2c0']);
   });
 

@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, createReadStream, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  createReadStream,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { FIXTURES, runCli, tempDir } from './helpers';
@@ -52,8 +63,12 @@ describe('mine-assist CLI', () => {
     const input = copy('overlay.png');
     const json = JSON.parse((await runCli([input, '--json', '-o', path.join(tmp.dir, 'o1.png')])).stdout);
     const { stdout } = await runCli([input, '--board', '-o', path.join(tmp.dir, 'o2.png')]);
-    const rows = stdout.trim().split('\n').filter((l) => !l.startsWith('#'));
-    const marked = (ch: string): number[][] => rows.flatMap((l, r) => [...l].flatMap((c, k) => (c === ch ? [[r, k]] : [])));
+    const rows = stdout
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('#'));
+    const marked = (ch: string): number[][] =>
+      rows.flatMap((l, r) => [...l].flatMap((c, k) => (c === ch ? [[r, k]] : [])));
     const hidden = (cells: number[][]): number[][] => cells.filter(([r, c]) => json.board[r][c] === '.');
     expect(marked('m')).toEqual(hidden(json.mines));
     expect(marked('s')).toEqual(hidden(json.safe));
@@ -99,9 +114,13 @@ describe('mine-assist CLI', () => {
     expect(existsSync(path.join(out, 'a', 'b', 'two.annotated.png'))).toBe(true);
     const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8'));
     expect(summary.totals).toEqual({ files: 3, ok: 2, inconsistent: 0, error: 1 });
-    expect(summary.files.map((f: { file: string; status: string }) => [path.relative(root, f.file), f.status])).toEqual([
-      [path.join('a', 'b', 'two.png'), 'ok'], [path.join('a', 'bad.png'), 'error'], ['one.png', 'ok'],
-    ]);
+    expect(summary.files.map((f: { file: string; status: string }) => [path.relative(root, f.file), f.status])).toEqual(
+      [
+        [path.join('a', 'b', 'two.png'), 'ok'],
+        [path.join('a', 'bad.png'), 'error'],
+        ['one.png', 'ok'],
+      ],
+    );
     expect(summary.files[0]).toMatchObject({ board: '20×24', unreadable: 0 });
     expect(stderr).toMatch(/3 files: 2 ok, 0 inconsistent, 1 error/);
     expect(readFileSync(path.join(root, 'one.png')).equals(before)).toBe(true);
@@ -120,7 +139,12 @@ describe('mine-assist CLI', () => {
     const json = JSON.parse(stdout);
     expect(Array.isArray(json)).toBe(true);
     expect(json.map((r: { output: string }) => r.output)).toEqual([path.join(out, 'only.annotated.png')]);
-    expect(JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')).totals).toEqual({ files: 1, ok: 1, inconsistent: 0, error: 0 });
+    expect(JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')).totals).toEqual({
+      files: 1,
+      ok: 1,
+      inconsistent: 0,
+      error: 0,
+    });
     // a file named alone is not: -o names its output file
     const file = path.join(tmp.dir, 'single-file.png');
     expect((await runCli([path.join(folder, 'only.png'), '-o', file])).code).toBe(0);
@@ -143,9 +167,14 @@ describe('mine-assist CLI', () => {
     const { code, stderr } = await runCli([root, '-r', '-o', out]);
     expect(code).toBe(3);
     const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8'));
-    expect(summary.files.map((f: { file: string; status: string }) => [path.relative(root, f.file), f.status])).toEqual([
-      ['broken.png', 'error'], [path.join('far', 'target.png'), 'ok'], ['linked.png', 'ok'], [path.join('sub', 'inside.png'), 'ok'],
-    ]);
+    expect(summary.files.map((f: { file: string; status: string }) => [path.relative(root, f.file), f.status])).toEqual(
+      [
+        ['broken.png', 'error'],
+        [path.join('far', 'target.png'), 'ok'],
+        ['linked.png', 'ok'],
+        [path.join('sub', 'inside.png'), 'ok'],
+      ],
+    );
     expect(summary.files[0].error).toMatch(/^cannot read the file/);
     expect(stderr).toMatch(/broken\.png: error: cannot read the file/);
     expect(existsSync(path.join(out, 'far', 'target.annotated.png'))).toBe(true);
@@ -160,11 +189,22 @@ describe('mine-assist CLI', () => {
     const blocker = path.join(tmp.dir, 'a-file');
     writeFileSync(blocker, 'a file where a folder should be');
     for (const jobs of ['1', '2']) {
-      const { code, stderr } = await runCli([good, copy('second.png'), '-o', path.join(blocker, 'out'), '--jobs', jobs]);
+      const { code, stderr } = await runCli([
+        good,
+        copy('second.png'),
+        '-o',
+        path.join(blocker, 'out'),
+        '--jobs',
+        jobs,
+      ]);
       expect(code).toBe(3);
       const lines = stderr.trim().split('\n');
-      expect(lines.slice(0, 2)).toEqual(['writable.png', 'second.png'].map((name) =>
-        `${path.join(tmp.dir, name)}: error: cannot make the folder ${path.join(blocker, 'out')}: part of its path is a file, not a folder`));
+      expect(lines.slice(0, 2)).toEqual(
+        ['writable.png', 'second.png'].map(
+          (name) =>
+            `${path.join(tmp.dir, name)}: error: cannot make the folder ${path.join(blocker, 'out')}: part of its path is a file, not a folder`,
+        ),
+      );
       expect(lines[2]).toMatch(/^2 files: 0 ok, 0 inconsistent, 2 error/);
     }
     const missing = path.join(tmp.dir, 'no-such-folder', 'out.png');
@@ -178,7 +218,10 @@ describe('mine-assist CLI', () => {
     execFileSync('mkfifo', [pipe]);
     const received = new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
-      createReadStream(pipe).on('data', (c) => chunks.push(c as Buffer)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+      createReadStream(pipe)
+        .on('data', (c) => chunks.push(c as Buffer))
+        .on('end', () => resolve(Buffer.concat(chunks)))
+        .on('error', reject);
     });
     const { code } = await runCli([SHOT, '-o', pipe]);
     expect(code).toBe(0);
@@ -199,11 +242,19 @@ describe('mine-assist CLI', () => {
   });
 
   test('an animated GIF: its first frame is read, and it says so (also when that frame holds no board)', async () => {
-    const blank = await sharp({ create: { width: 1280, height: 1024, channels: 3, background: '#204020' } }).png().toBuffer();
-    const [still, boardFirst, boardSecond] = ['still.gif', 'board-first.gif', 'board-second.gif'].map((name) => path.join(tmp.dir, name));
+    const blank = await sharp({ create: { width: 1280, height: 1024, channels: 3, background: '#204020' } })
+      .png()
+      .toBuffer();
+    const [still, boardFirst, boardSecond] = ['still.gif', 'board-first.gif', 'board-second.gif'].map((name) =>
+      path.join(tmp.dir, name),
+    );
     await sharp(SHOT).gif().toFile(still);
-    await sharp([SHOT, blank], { join: { animated: true } }).gif().toFile(boardFirst);
-    await sharp([blank, SHOT], { join: { animated: true } }).gif().toFile(boardSecond);
+    await sharp([SHOT, blank], { join: { animated: true } })
+      .gif()
+      .toFile(boardFirst);
+    await sharp([blank, SHOT], { join: { animated: true } })
+      .gif()
+      .toFile(boardSecond);
     const json = async (file: string) => JSON.parse((await runCli([file, '--json', '-o', file + '.out.png'])).stdout);
     const [a, b] = [await json(still), await json(boardFirst)];
     expect(b.status).toBe('ok');
@@ -211,24 +262,40 @@ describe('mine-assist CLI', () => {
     expect(b.mines.length + b.safe.length).toBeGreaterThan(10);
     expect(a.notes.join(' ')).not.toMatch(/frame/);
     expect(b.notes).toContain('an animated image: only the first of its 2 frames was read');
-    expect((await runCli([boardFirst, '-o', path.join(tmp.dir, 'anim.png')])).stdout).toMatch(/, the first of 2 frames read → /);
+    expect((await runCli([boardFirst, '-o', path.join(tmp.dir, 'anim.png')])).stdout).toMatch(
+      /, the first of 2 frames read → /,
+    );
     const { code, stderr } = await runCli([boardSecond]);
     expect(code).toBe(3);
-    expect(stderr.trim()).toBe(`${boardSecond}: error: no board found: no regular grid of cells in the image (an animated image: only the first of its 2 frames was read)`);
+    expect(stderr.trim()).toBe(
+      `${boardSecond}: error: no board found: no regular grid of cells in the image (an animated image: only the first of its 2 frames was read)`,
+    );
   });
 
   test('an image without a board is an error with exit 3', async () => {
     const blank = path.join(tmp.dir, 'blank.png');
-    await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a6e3a' } }).png().toFile(blank);
+    await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a6e3a' } })
+      .png()
+      .toFile(blank);
     const { code, stderr } = await runCli([blank]);
     expect(code).toBe(3);
     expect(stderr).toMatch(/no board found/);
   });
 
   test('a calendar-like grid of plain boxes is no board either: it says so, not that a skin is missing', async () => {
-    const boxes = Array.from({ length: 35 }, (_, i) => `<rect x="${20 + (i % 7) * 90}" y="${20 + Math.floor(i / 7) * 90}" width="84" height="84" fill="#def" stroke="#89a"/>`);
+    const boxes = Array.from(
+      { length: 35 },
+      (_, i) =>
+        `<rect x="${20 + (i % 7) * 90}" y="${20 + Math.floor(i / 7) * 90}" width="84" height="84" fill="#def" stroke="#89a"/>`,
+    );
     const calendar = path.join(tmp.dir, 'calendar.png');
-    await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="700" height="500"><rect width="700" height="500" fill="#fff"/>${boxes.join('')}</svg>`)).png().toFile(calendar);
+    await sharp(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="700" height="500"><rect width="700" height="500" fill="#fff"/>${boxes.join('')}</svg>`,
+      ),
+    )
+      .png()
+      .toFile(calendar);
     const { code, stderr } = await runCli([calendar]);
     expect(code).toBe(3);
     expect(stderr).toMatch(/no board found: the grid of 5×7 cells here fits skin \S+ as well half a cell off/);
@@ -261,14 +328,35 @@ describe('mine-assist CLI', () => {
   test('learn refuses a board text that does not match the image grid', async () => {
     const boardFile = path.join(tmp.dir, 'wrong-size.board.txt');
     writeFileSync(boardFile, '...\n...\n');
-    const { code, stderr } = await runCli(['learn', SHOT, '--board', boardFile, '--name', 'x', '--out', path.join(tmp.dir, 'skin')]);
+    const { code, stderr } = await runCli([
+      'learn',
+      SHOT,
+      '--board',
+      boardFile,
+      '--name',
+      'x',
+      '--out',
+      path.join(tmp.dir, 'skin'),
+    ]);
     expect(code).toBe(3);
     expect(stderr).toMatch(/board text is 2×3 but the image shows 20×24/);
     const blocker = path.join(tmp.dir, 'not-a-folder');
     writeFileSync(blocker, '');
     const board = path.join(FIXTURES, 'xdemineur/s2-05.board.txt');
-    const unwritable = await runCli(['learn', SHOT, '--board', board, '--name', 'x', '--out', path.join(blocker, 'skin')]);
-    expect([unwritable.code, unwritable.stderr.trim()]).toEqual([3, `mine-assist learn: cannot make the folder ${path.join(blocker, 'skin')}: part of its path is a file, not a folder`]);
+    const unwritable = await runCli([
+      'learn',
+      SHOT,
+      '--board',
+      board,
+      '--name',
+      'x',
+      '--out',
+      path.join(blocker, 'skin'),
+    ]);
+    expect([unwritable.code, unwritable.stderr.trim()]).toEqual([
+      3,
+      `mine-assist learn: cannot make the folder ${path.join(blocker, 'skin')}: part of its path is a file, not a folder`,
+    ]);
   });
 });
 
@@ -284,12 +372,27 @@ describe('mine-assist CLI: probabilities, reasons, conflicts, exports', () => {
   test('--json: one probability per unknown cell, a reason per certain cell, the best guess and notes', async () => {
     const file = boardFile('odds.txt', '# mines=2\n1...\n1F..\n1...\n');
     const json = JSON.parse((await runCli([file, '--json'])).stdout);
-    expect(json.probabilities.map(([r, c]: number[]) => `${r},${c}`)).toEqual(['0,1', '0,2', '0,3', '1,1', '1,2', '1,3', '2,1', '2,2', '2,3']);
+    expect(json.probabilities.map(([r, c]: number[]) => `${r},${c}`)).toEqual([
+      '0,1',
+      '0,2',
+      '0,3',
+      '1,1',
+      '1,2',
+      '1,3',
+      '2,1',
+      '2,2',
+      '2,3',
+    ]);
     expect(json.probabilities.find(([r, c]: number[]) => r === 1 && c === 1)[2]).toBe(1);
     const certain = [...json.mines, ...json.safe].map(String).sort();
     expect(json.reasons.map((r: { cell: number[] }) => String(r.cell)).sort()).toEqual(certain);
     const flagReason = json.reasons.find((r: { cell: number[] }) => String(r.cell) === '1,1');
-    expect({ ...flagReason, witnesses: flagReason.witnesses.map(String).sort() }).toEqual({ cell: [1, 1], mine: true, witnesses: ['0,0', '1,0', '2,0'], total: false });
+    expect({ ...flagReason, witnesses: flagReason.witnesses.map(String).sort() }).toEqual({
+      cell: [1, 1],
+      mine: true,
+      witnesses: ['0,0', '1,0', '2,0'],
+      total: false,
+    });
     expect(json.flags.proven).toEqual([[1, 1]]);
     expect(json.bestGuess).toBeNull();
     expect(json.conflict).toBeNull();
@@ -299,7 +402,9 @@ describe('mine-assist CLI: probabilities, reasons, conflicts, exports', () => {
   });
 
   test('--trust-flags: flags are listed as trusted, not checked', async () => {
-    const json = JSON.parse((await runCli([boardFile('trust.txt', '1...\n1F..\n1...\n'), '--json', '--trust-flags'])).stdout);
+    const json = JSON.parse(
+      (await runCli([boardFile('trust.txt', '1...\n1F..\n1...\n'), '--json', '--trust-flags'])).stdout,
+    );
     expect(json.flags).toEqual({ proven: [], unproven: [], wrong: [], trusted: [[1, 1]] });
     expect(json.probabilities.map(([r, c]: number[]) => `${r},${c}`)).not.toContain('1,1');
   });
@@ -308,14 +413,16 @@ describe('mine-assist CLI: probabilities, reasons, conflicts, exports', () => {
     const file = boardFile('explain.txt', '1...\n1F..\n1...\n');
     const { code, stdout } = await runCli([file, '--explain', '1,1']);
     expect(code).toBe(0);
-    expect(stdout).toBe([
-      'r1c1 (a flag, proven right) is certainly a mine.',
-      'If it were safe, these could not all hold:',
-      '  r0c0 shows 1: 1 mine among r0c1, r1c1',
-      '  r1c0 shows 1: 1 mine among r0c1, r1c1, r2c1',
-      '  r2c0 shows 1: 1 mine among r1c1, r2c1',
-      '',
-    ].join('\n'));
+    expect(stdout).toBe(
+      [
+        'r1c1 (a flag, proven right) is certainly a mine.',
+        'If it were safe, these could not all hold:',
+        '  r0c0 shows 1: 1 mine among r0c1, r1c1',
+        '  r1c0 shows 1: 1 mine among r0c1, r1c1, r2c1',
+        '  r2c0 shows 1: 1 mine among r1c1, r2c1',
+        '',
+      ].join('\n'),
+    );
     const bad = await runCli([file, '--explain', 'r1c1']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--explain takes ROW,COL/);
@@ -332,15 +439,27 @@ describe('mine-assist CLI: probabilities, reasons, conflicts, exports', () => {
 
   test('a misread count in a screenshot: inconsistent, the conflict drawn, the re-reading suggested, exit 3', async () => {
     const [left, top, pitch] = [167, 282, 21];
-    const three = await sharp(SHOT).extract({ left: left + 19 * pitch, top: top + 2 * pitch, width: pitch, height: pitch }).png().toBuffer();
+    const three = await sharp(SHOT)
+      .extract({ left: left + 19 * pitch, top: top + 2 * pitch, width: pitch, height: pitch })
+      .png()
+      .toBuffer();
     const input = path.join(tmp.dir, 'misread.png');
-    await sharp(SHOT).composite([{ input: three, left: left + 18 * pitch, top: top + 4 * pitch }]).png().toFile(input);
+    await sharp(SHOT)
+      .composite([{ input: three, left: left + 18 * pitch, top: top + 4 * pitch }])
+      .png()
+      .toFile(input);
     const out = path.join(tmp.dir, 'misread.annotated.png');
     const { code, stdout } = await runCli([input, '--json', '-o', out, '--skin', 'xdemineur']);
     expect(code).toBe(3);
     const json = JSON.parse(stdout);
     expect(json.status).toBe('inconsistent');
-    expect(json.conflict).toEqual({ cells: [[4, 17], [4, 18]], total: false });
+    expect(json.conflict).toEqual({
+      cells: [
+        [4, 17],
+        [4, 18],
+      ],
+      total: false,
+    });
     expect(json.suggestions[0]).toMatchObject({ cell: [4, 18], read: '3', consistentIf: '2' });
     expect(existsSync(out)).toBe(true);
   });

@@ -47,7 +47,7 @@ test('the bundle is ASCII, read as one-byte text; one that is not still loads, f
   expect(load(wide, wideCache)).toEqual({ cached: true, main: 'function' });
 });
 
-test('the bundle is written inside node\'s module wrapper, compiled as read; a module\'s plain text is wrapped', () => {
+test("the bundle is written inside node's module wrapper, compiled as read; a module's plain text is wrapped", () => {
   const text = readFileSync(BUNDLE, 'latin1');
   expect(text.startsWith('(function (exports, require, module, __filename, __dirname) { "use strict";')).toBe(true);
   expect(text.endsWith('\n});')).toBe(true);
@@ -87,10 +87,15 @@ test("a fresh run on a PNG, with a learned skin's folder, loads neither node:cry
   const skin = path.join(dir, 'learned-xbomb');
   await saveSkin(await loadSkin('xbomb'), skin);
   const hook = path.join(dir, 'builtins-hook.js');
-  writeFileSync(hook, `process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList)));`);
+  writeFileSync(
+    hook,
+    `process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList)));`,
+  );
   const shot = path.join(__dirname, '..', 'fixtures', 'xbomb', 's2-02.png');
   const bin = path.join(__dirname, '..', 'bin', 'mine-assist.js');
-  const run = spawnSync(process.execPath, ['-r', hook, bin, shot, '--skin', skin, '-o', path.join(dir, 'out.png')], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['-r', hook, bin, shot, '--skin', skin, '-o', path.join(dir, 'out.png')], {
+    encoding: 'utf8',
+  });
   expect(run.status).toBe(0);
   expect(run.stdout).toMatch(/skin xbomb/);
   const loaded: string[] = JSON.parse(run.stderr);
@@ -101,10 +106,16 @@ test("a fresh run on a PNG, with a learned skin's folder, loads neither node:cry
 // A batch's workers run their bundle from the cache the build made in a worker, under the flag a batch sets for
 // its workers: V8 takes it there (the CLI's own cache, made without that flag, it would not).
 test("a batch's workers load their bundle from the worker cache the build saved, and analyse as without it", () => {
-  const shots = ['xdemineur', 'xbomb', 'gnome-mines', 'ace-minesweeper'].flatMap((game) => ['s2-01.png', 's2-02.png'].map((s) => path.join(__dirname, '..', 'fixtures', game, s)));
+  const shots = ['xdemineur', 'xbomb', 'gnome-mines', 'ace-minesweeper'].flatMap((game) =>
+    ['s2-01.png', 's2-02.png'].map((s) => path.join(__dirname, '..', 'fixtures', game, s)),
+  );
   const bin = path.join(__dirname, '..', 'bin', 'mine-assist.js');
   const out = path.join(dir, 'batch');
-  const batch = (env: Record<string, string>) => spawnSync(process.execPath, [bin, ...shots, '-o', out, '--json', '--jobs', '2'], { encoding: 'utf8', env: { ...process.env, NODE_DEBUG: 'mine-assist', ...env } });
+  const batch = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [bin, ...shots, '-o', out, '--json', '--jobs', '2'], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_DEBUG: 'mine-assist', ...env },
+    });
   const cached = batch({});
   expect(cached.status).toBe(0);
   expect(cached.stderr.match(/worker loaded with its code cache/g)).toHaveLength(2);
@@ -115,7 +126,8 @@ test("a batch's workers load their bundle from the worker cache the build saved,
   try {
     const compiled = batch({});
     expect(compiled.stderr.match(/worker loaded without its code cache/g)).toHaveLength(2);
-    const facts = (out: string) => JSON.parse(out).map((a: { file: string; deductions: unknown }) => [a.file, a.deductions]);
+    const facts = (out: string) =>
+      JSON.parse(out).map((a: { file: string; deductions: unknown }) => [a.file, a.deductions]);
     expect(facts(compiled.stdout)).toEqual(facts(cached.stdout));
   } finally {
     writeFileSync(path.join(DIST, 'worker.cache'), saved);

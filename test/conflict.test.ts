@@ -21,13 +21,19 @@ interface Case {
 /** Real positions: the xdemineur fixtures, the seed's mine01, and random games at several stages. */
 function positions(): Case[] {
   const dir = path.join(FIXTURES, 'xdemineur');
-  const cases: Case[] = readdirSync(dir).filter((f) => f.endsWith('.board.txt')).map((f) => ({ name: f, board: readBoard(path.join(dir, f)), total: null }));
+  const cases: Case[] = readdirSync(dir)
+    .filter((f) => f.endsWith('.board.txt'))
+    .map((f) => ({ name: f, board: readBoard(path.join(dir, f)), total: null }));
   const mine01 = path.join(SHARED, 'seed-expectations/mine01.board.txt');
   if (existsSync(mine01)) cases.push({ name: 'mine01', board: readBoard(mine01), total: null });
   for (let i = 0; i < 48; i++) {
     const rand = mulberry32(SEED + i);
     const [rows, cols, mines] = i % 3 === 0 ? [9, 9, 10] : i % 3 === 1 ? [16, 16, 40] : [16, 30, 99];
-    cases.push({ name: `game ${i}`, board: randomGame(rand, rows, cols, mines, 2 + (i % 6) * 3).board, total: i % 2 ? mines : null });
+    cases.push({
+      name: `game ${i}`,
+      board: randomGame(rand, rows, cols, mines, 2 + (i % 6) * 3).board,
+      total: i % 2 ? mines : null,
+    });
   }
   return cases;
 }
@@ -68,8 +74,18 @@ describe('inconsistent boards: a count changed by one on real positions', () => 
       if (sources.filter((s) => s !== 'total').length <= 4) small++;
       if (inconsistent % 3) continue;
       const core = coreOf(problem, sources);
-      const minimal = sources.every((s) => solve(coreOf(problem, sources.filter((t) => t !== s)), { engine: 'sat' }).status === 'ok');
-      if (solve(core, { engine: 'sat' }).status !== 'inconsistent' || !minimal) failures.push(`${c.name}: core ${sources} not minimal or not impossible`);
+      const minimal = sources.every(
+        (s) =>
+          solve(
+            coreOf(
+              problem,
+              sources.filter((t) => t !== s),
+            ),
+            { engine: 'sat' },
+          ).status === 'ok',
+      );
+      if (solve(core, { engine: 'sat' }).status !== 'inconsistent' || !minimal)
+        failures.push(`${c.name}: core ${sources} not minimal or not impossible`);
     }
     expect(failures.slice(0, 3)).toEqual([]);
     expect(inconsistent).toBeGreaterThan(400);
@@ -90,12 +106,22 @@ describe('inconsistent boards: a count changed by one on real positions', () => 
 });
 
 describe('re-reading suggestions', () => {
-  const reading = (row: number, col: number, cell: string, runnerUp: string): Reading =>
-    ({ row, col, cell, best: cell, distance: 5, runnerUp, runnerUpDistance: 9, unreadable: false });
+  const reading = (row: number, col: number, cell: string, runnerUp: string): Reading => ({
+    row,
+    col,
+    cell,
+    best: cell,
+    distance: 5,
+    runnerUp,
+    runnerUpDistance: 9,
+    unreadable: false,
+  });
 
   test('a count read as 3 whose runner-up is 2 makes the board consistent: suggested, not applied', () => {
     const board: Board = { rows: 2, cols: 3, totalMines: null, cells: [[...'3..'], [...'2..']] };
-    const readings = board.cells.flatMap((row, r) => row.map((ch, c) => reading(r, c, ch, r === 0 && c === 0 ? '2' : ch === '.' ? '1' : '.')));
+    const readings = board.cells.flatMap((row, r) =>
+      row.map((ch, c) => reading(r, c, ch, r === 0 && c === 0 ? '2' : ch === '.' ? '1' : '.')),
+    );
     const check = (b: Board) => solve(encode(b)).status === 'ok';
     expect(check(board)).toBe(false);
     const conflict = analyzeBoard(board, 'x').conflict;

@@ -30,7 +30,9 @@ describe('decode', () => {
 
   test('an empty file, random bytes, a missing file: each its own one-line reason', async () => {
     await expect(decode(Buffer.alloc(0))).rejects.toThrow(/^empty file \(0 bytes\)$/);
-    await expect(decode(Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 251)))).rejects.toThrow(/^not an image/);
+    await expect(decode(Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 251)))).rejects.toThrow(
+      /^not an image/,
+    );
     await expect(decode('/no/such/file.png')).rejects.toThrow(/^cannot read the file/);
   });
 
@@ -39,7 +41,9 @@ describe('decode', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'decode-'));
     try {
       execFileSync('mkfifo', [path.join(dir, 'pipe.png')]);
-      await expect(decode(path.join(dir, 'pipe.png'))).rejects.toThrow(/^not a file but a pipe or a device: give - to read an image from standard input$/);
+      await expect(decode(path.join(dir, 'pipe.png'))).rejects.toThrow(
+        /^not a file but a pipe or a device: give - to read an image from standard input$/,
+      );
       await expect(decode(dir)).rejects.toThrow(DecodeError);
     } finally {
       rmSync(dir, { recursive: true });
@@ -59,7 +63,12 @@ describe('decode', () => {
     ihdr.writeUInt32BE(40000, 0);
     ihdr.writeUInt32BE(40000, 4);
     ihdr.set([8, 2, 0, 0, 0], 8);
-    const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1000))), chunk('IEND', Buffer.alloc(0))]);
+    const png = Buffer.concat([
+      Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(Buffer.alloc(1000))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
     expect(png.length).toBeLessThan(200);
     await expect(decode(png)).rejects.toThrow(/^image too large: 40000×40000 is 1600 Mpx, the limit is 64 Mpx$/);
   });

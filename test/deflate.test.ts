@@ -15,7 +15,7 @@ function fibonacci(count: number): number[] {
 
 // Huffman's lengths where none is past the limit: the cost of the code is optimal (checked against the sum of the
 // joined weights, which is what a Huffman tree costs).
-test('code lengths under the limit are Huffman\'s: complete, and as short as a prefix code gets', () => {
+test("code lengths under the limit are Huffman's: complete, and as short as a prefix code gets", () => {
   const counts = [5, 9, 12, 13, 16, 45, 0, 0, 3];
   const lengths = codeLengths(counts, 15);
   expect(kraft(lengths)).toBe(1);
@@ -57,12 +57,15 @@ test('canonical codes are prefix-free and in order of length then symbol, sent l
   // RFC 1951 3.2.2's example: F = 00, A..E = 010..110, G = 1110, H = 1111
   const expected = ['010', '011', '100', '101', '110', '00', '1110', '1111'];
   const codes = canonicalCodes(lengths);
-  codes.forEach((code, i) => expect(code.toString(2).padStart(lengths[i], '0').split('').reverse().join('')).toBe(expected[i]));
+  codes.forEach((code, i) =>
+    expect(code.toString(2).padStart(lengths[i], '0').split('').reverse().join('')).toBe(expected[i]),
+  );
 });
 
 function noise(length: number, spread: number): Uint8Array {
   const bytes = new Uint8Array(length);
-  for (let i = 0, seed = 11; i < length; i++) bytes[i] = ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24) % spread;
+  for (let i = 0, seed = 11; i < length; i++)
+    bytes[i] = ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24) % spread;
   return bytes;
 }
 

@@ -8,10 +8,12 @@ import { bruteProblem, smallPosition } from './brute';
 function readMine(text: string): { width: number; height: number; mines: number; cells: string[][] } {
   const lines = text.split('\n');
   const [width, height, mines] = lines[0].split('x').map((n) => parseInt(n, 10));
-  const cells = Array.from({ length: height }, (_, y) => Array.from({ length: width }, (_, x) => {
-    const ch = lines[y + 1].charAt(x);
-    return ch === 'F' || ch === 'M' ? 'flag' : /^[0-8]$/.test(ch) ? ch : 'hidden';
-  }));
+  const cells = Array.from({ length: height }, (_, y) =>
+    Array.from({ length: width }, (_, x) => {
+      const ch = lines[y + 1].charAt(x);
+      return ch === 'F' || ch === 'M' ? 'flag' : /^[0-8]$/.test(ch) ? ch : 'hidden';
+    }),
+  );
   return { width, height, mines, cells };
 }
 
@@ -26,19 +28,22 @@ function minesweeprProblem(text: string, total: number): Problem {
   const unknowns: string[] = [];
   const constraints: Problem['constraints'] = [];
   let mines = 0;
-  lines.forEach((line, r) => [...line].forEach((ch, c) => {
-    if (ch === 'x') unknowns.push(name(r, c));
-    if (ch === '*') mines++;
-    if (!/^[.0-8]$/.test(ch)) return;
-    const count = ch === '.' ? 0 : Number(ch);
-    const around: string[] = [];
-    let known = 0;
-    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
-      if (at(r + dr, c + dc) === 'x') around.push(name(r + dr, c + dc));
-      if (at(r + dr, c + dc) === '*') known++;
-    }
-    constraints.push({ cells: around, count: count - known, source: name(r, c) });
-  }));
+  lines.forEach((line, r) =>
+    [...line].forEach((ch, c) => {
+      if (ch === 'x') unknowns.push(name(r, c));
+      if (ch === '*') mines++;
+      if (!/^[.0-8]$/.test(ch)) return;
+      const count = ch === '.' ? 0 : Number(ch);
+      const around: string[] = [];
+      let known = 0;
+      for (let dr = -1; dr <= 1; dr++)
+        for (let dc = -1; dc <= 1; dc++) {
+          if (at(r + dr, c + dc) === 'x') around.push(name(r + dr, c + dc));
+          if (at(r + dr, c + dc) === '*') known++;
+        }
+      constraints.push({ cells: around, count: count - known, source: name(r, c) });
+    }),
+  );
   constraints.push({ cells: unknowns, count: total - mines, source: 'total' });
   return { unknowns, constraints };
 }
@@ -56,7 +61,12 @@ describe('exports', () => {
   });
 
   test('.mine without a known total: the standard count for the size, and a note', () => {
-    const expert: Board = { rows: 16, cols: 30, totalMines: null, cells: Array.from({ length: 16 }, () => new Array<string>(30).fill('.')) };
+    const expert: Board = {
+      rows: 16,
+      cols: 30,
+      totalMines: null,
+      cells: Array.from({ length: 16 }, () => new Array<string>(30).fill('.')),
+    };
     const { text, notes } = exportBoard(expert, 'mine');
     expect(text.split('\n')[0]).toBe('30x16x99');
     expect(notes.join(' ')).toMatch(/no total mine count known/);

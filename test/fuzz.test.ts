@@ -16,14 +16,15 @@ type Mutation = (bytes: Buffer, rand: () => number) => Buffer;
 
 const flipBits: Mutation = (bytes, rand) => {
   const out = Buffer.from(bytes);
-  for (let k = 1 + Math.floor(rand() * 8); k > 0; k--) out[Math.floor(rand() * out.length)] ^= 1 << Math.floor(rand() * 8);
+  for (let k = 1 + Math.floor(rand() * 8); k > 0; k--)
+    out[Math.floor(rand() * out.length)] ^= 1 << Math.floor(rand() * 8);
   return out;
 };
 const truncate: Mutation = (bytes, rand) => bytes.subarray(0, Math.floor(rand() * bytes.length));
 /** PNG chunks after the signature, in a shuffled order (or one dropped, or one repeated). */
 const shuffleChunks: Mutation = (bytes, rand) => {
   const chunks: Buffer[] = [];
-  for (let at = 8; at + 12 <= bytes.length; ) {
+  for (let at = 8; at + 12 <= bytes.length;) {
     const end = at + 12 + bytes.readUInt32BE(at);
     chunks.push(bytes.subarray(at, end));
     at = end;
@@ -47,9 +48,13 @@ describe('fuzzing', () => {
     const seen = { ok: 0, inconsistent: 0, error: 0 };
     for (let n = 0; n < 1200; n++) {
       const input = mutations[n % 3](bytes, rand);
-      const analysis = await analyzeImage(input, `mutant ${n}`).then((r) => r.analysis, (err) => failed(`mutant ${n}`, `threw: ${err}`));
+      const analysis = await analyzeImage(input, `mutant ${n}`).then(
+        (r) => r.analysis,
+        (err) => failed(`mutant ${n}`, `threw: ${err}`),
+      );
       seen[analysis.status]++;
-      if (!wellFormed(analysis) || /threw/.test(analysis.error ?? '')) bad.push(`mutant ${n}: ${analysis.status} ${analysis.error}`);
+      if (!wellFormed(analysis) || /threw/.test(analysis.error ?? ''))
+        bad.push(`mutant ${n}: ${analysis.status} ${analysis.error}`);
     }
     expect(bad.slice(0, 5)).toEqual([]);
     expect(seen.error).toBeGreaterThan(300);
@@ -66,7 +71,12 @@ describe('fuzzing', () => {
       const rows = 1 + Math.floor(rand() * 12);
       const cols = 1 + Math.floor(rand() * 14);
       const ragged = rand() < 0.1;
-      const lines = Array.from({ length: rows }, () => Array.from({ length: ragged ? 1 + Math.floor(rand() * cols) : cols }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(''));
+      const lines = Array.from({ length: rows }, () =>
+        Array.from(
+          { length: ragged ? 1 + Math.floor(rand() * cols) : cols },
+          () => alphabet[Math.floor(rand() * alphabet.length)],
+        ).join(''),
+      );
       if (rand() < 0.15) {
         const r = Math.floor(rand() * rows);
         lines[r] = lines[r].slice(0, 1) + invalid[Math.floor(rand() * invalid.length)] + lines[r].slice(1);

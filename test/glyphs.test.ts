@@ -11,7 +11,8 @@ function random(seed: number): () => number {
   };
 }
 
-const sorted = (values: Float32Array, q: number) => Float32Array.from(values).sort()[Math.min(values.length - 1, Math.floor(q * values.length))];
+const sorted = (values: Float32Array, q: number) =>
+  Float32Array.from(values).sort()[Math.min(values.length - 1, Math.floor(q * values.length))];
 
 describe('percentile', () => {
   test('of whole numbers 0-255 (ink distances), counted: the value a sort puts at that rank, for any size and rank', () => {
@@ -38,7 +39,8 @@ describe('percentile', () => {
 function bars(width: number, height: number, rects: [number, number, number, number][]): RgbaImage {
   const data = new Uint8Array(width * height * 4).fill(255);
   for (const [x0, y0, w, h] of rects) {
-    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+    for (let y = y0; y < y0 + h; y++)
+      for (let x = x0; x < x0 + w; x++) data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
   }
   return { width, height, data } as RgbaImage;
 }
@@ -46,15 +48,27 @@ function bars(width: number, height: number, rects: [number, number, number, num
 describe('wordsIn', () => {
   // an LCD "14" whose 4 came apart when resampled: its upper-left bar, its middle bar, its right-hand bars
   const one: [number, number, number, number] = [4, 4, 3, 24];
-  const four: [number, number, number, number][] = [[13, 5, 2, 11], [16, 14, 8, 3], [25, 4, 3, 24]];
+  const four: [number, number, number, number][] = [
+    [13, 5, 2, 11],
+    [16, 14, 8, 3],
+    [25, 4, 3, 24],
+  ];
 
   test('a digit come apart into bars a pixel apart is one glyph, not a 1 beside dropped specks', () => {
     const [word] = wordsIn(bars(34, 32, [one, ...four]), { left: 0, top: 0, width: 34, height: 32 });
-    expect(word.map((g) => [g.rect.left, g.rect.width])).toEqual([[4, 3], [13, 15]]);
+    expect(word.map((g) => [g.rect.left, g.rect.width])).toEqual([
+      [4, 3],
+      [13, 15],
+    ]);
   });
 
   test('a short mark two pixels or more from any glyph is still dropped (a colon, a speck)', () => {
-    const [word] = wordsIn(bars(40, 32, [one, [10, 10, 2, 2], [10, 18, 2, 2], [14, 4, 3, 24]]), { left: 0, top: 0, width: 40, height: 32 });
+    const [word] = wordsIn(bars(40, 32, [one, [10, 10, 2, 2], [10, 18, 2, 2], [14, 4, 3, 24]]), {
+      left: 0,
+      top: 0,
+      width: 40,
+      height: 32,
+    });
     expect(word.map((g) => g.rect.left)).toEqual([4, 14]);
   });
 });

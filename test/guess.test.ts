@@ -13,7 +13,12 @@ describe('best guess', () => {
   });
 
   test('a fresh board with the total: every cell equally likely, so a corner (most likely a 0)', () => {
-    const board: Board = { rows: 9, cols: 9, totalMines: 10, cells: Array.from({ length: 9 }, () => new Array<string>(9).fill('.')) };
+    const board: Board = {
+      rows: 9,
+      cols: 9,
+      totalMines: 10,
+      cells: Array.from({ length: 9 }, () => new Array<string>(9).fill('.')),
+    };
     const analysis = analyzeBoard(board, 'fresh');
     for (const { p } of analysis.probabilities ?? []) expect(p).toBeCloseTo(10 / 81, 12);
     expect(analysis.bestGuess).toBe('r0c0');
@@ -50,6 +55,7 @@ describe('best guess', () => {
 });
 
 function isHidden(board: Board, cell: string): boolean {
-  for (let r = 0; r < board.rows; r++) for (let c = 0; c < board.cols; c++) if (cellName(r, c) === cell) return board.cells[r][c] === '.';
+  for (let r = 0; r < board.rows; r++)
+    for (let c = 0; c < board.cols; c++) if (cellName(r, c) === cell) return board.cells[r][c] === '.';
   return false;
 }

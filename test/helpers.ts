@@ -17,9 +17,11 @@ export function describeWithShared(name: string, files: string[], body: () => vo
   const missing = files.filter((f) => !existsSync(path.join(SHARED, f)));
   if (!missing.length) describe(name, body);
   else if (process.env.CI === 'true') {
-    describe(name, () => test('needs ../shared data', () => {
-      throw new Error(`missing ${missing.join(', ')} under ${SHARED}`);
-    }));
+    describe(name, () =>
+      test('needs ../shared data', () => {
+        throw new Error(`missing ${missing.join(', ')} under ${SHARED}`);
+      }),
+    );
   } else describe.skip(name, body);
 }
 
@@ -36,8 +38,12 @@ export function tempDir(): { dir: string; cleanup: () => void } {
 export async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += chunk.toString()), true));
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += chunk.toString()), true));
+  const out = jest
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((chunk: string | Uint8Array) => ((stdout += chunk.toString()), true));
+  const err = jest
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((chunk: string | Uint8Array) => ((stderr += chunk.toString()), true));
   try {
     const code = await main(args);
     return { code, stdout, stderr };
@@ -49,7 +55,10 @@ export async function runCli(args: string[]): Promise<{ code: number; stdout: st
 
 export async function scaled(file: string, factor: number): Promise<Buffer> {
   const { width = 0 } = await sharp(file).metadata();
-  return sharp(file).resize({ width: Math.round(width * factor) }).png().toBuffer();
+  return sharp(file)
+    .resize({ width: Math.round(width * factor) })
+    .png()
+    .toBuffer();
 }
 
 /**
@@ -66,15 +75,19 @@ export async function onDesktop(file: string | Buffer, left: number, top: number
     <rect y="1040" width="1920" height="40" fill="#202020"/>
     <rect x="${left - 8}" y="${top - 32}" width="${width + 16}" height="${height + 40}" fill="#c9d6e4" stroke="#445"/>
     <text x="${left}" y="${top - 12}" font-size="14" fill="#111">Minesweeper</text></svg>`;
-  return sharp(Buffer.from(svg)).composite([{ input: file, left, top }]).png().toBuffer();
+  return sharp(Buffer.from(svg))
+    .composite([{ input: file, left, top }])
+    .png()
+    .toBuffer();
 }
 
 export function cellsDiffer(a: Board, b: Board): string[] {
   if (a.rows !== b.rows || a.cols !== b.cols) return [`size ${a.rows}×${a.cols} vs ${b.rows}×${b.cols}`];
   const diffs: string[] = [];
-  for (let r = 0; r < a.rows; r++) for (let c = 0; c < a.cols; c++) {
-    if (a.cells[r][c] !== b.cells[r][c]) diffs.push(`r${r}c${c}: ${a.cells[r][c]} vs ${b.cells[r][c]}`);
-  }
+  for (let r = 0; r < a.rows; r++)
+    for (let c = 0; c < a.cols; c++) {
+      if (a.cells[r][c] !== b.cells[r][c]) diffs.push(`r${r}c${c}: ${a.cells[r][c]} vs ${b.cells[r][c]}`);
+    }
   return diffs;
 }
 

@@ -10,16 +10,19 @@ import { FIXTURES, readBoard, scaled } from './helpers';
 const FILE = path.join(FIXTURES, 'kmines', 'learn', 's32-05.png');
 const SIX: [number, number] = [6, 6];
 
-test.each([1, 0.5])('at %s×: a count the skin lacks (a 6) is unreadable, not read as its look-alike (a 5)', async (factor) => {
-  const skin = await loadSkin('kmines-default');
-  const lacking = { ...skin, templates: skin.templates.filter((t) => t.label !== '6') };
-  const { analysis } = await analyzeImage(factor === 1 ? FILE : await scaled(FILE, factor), FILE, { skin: lacking });
-  const truth = readBoard(FILE.replace(/\.png$/, '.board.txt'));
-  expect(truth.cells[SIX[0]][SIX[1]]).toBe('6');
-  const six = analysis.readings!.find((r) => r.row === SIX[0] && r.col === SIX[1]);
-  expect([six?.best, six?.unreadable]).toEqual(['5', true]);
-  expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
-});
+test.each([1, 0.5])(
+  'at %s×: a count the skin lacks (a 6) is unreadable, not read as its look-alike (a 5)',
+  async (factor) => {
+    const skin = await loadSkin('kmines-default');
+    const lacking = { ...skin, templates: skin.templates.filter((t) => t.label !== '6') };
+    const { analysis } = await analyzeImage(factor === 1 ? FILE : await scaled(FILE, factor), FILE, { skin: lacking });
+    const truth = readBoard(FILE.replace(/\.png$/, '.board.txt'));
+    expect(truth.cells[SIX[0]][SIX[1]]).toBe('6');
+    const six = analysis.readings!.find((r) => r.row === SIX[0] && r.col === SIX[1]);
+    expect([six?.best, six?.unreadable]).toEqual(['5', true]);
+    expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
+  },
+);
 
 test.each([1, 0.5])('at %s×: with the 6 this capture gave the skin, every cell reads', async (factor) => {
   const { analysis } = await analyzeImage(factor === 1 ? FILE : await scaled(FILE, factor), FILE);
@@ -73,20 +76,26 @@ test.each([
   ['ace-minesweeper', 's3-05', '2', 0.6],
   ['ace-minesweeper', 's4-03', '2', 0.6],
   ['ace-minesweeper', 's2-05', '3', 0.6],
-])('%s %s: its %ss, lacking from the skin, are unreadable at %s×, nothing misread', async (game, shot, label, factor) => {
-  const file = path.join(FIXTURES, game, `${shot}.png`);
-  const skin = await loadSkin(game);
-  const lacking = { ...skin, templates: skin.templates.filter((t) => t.label !== label) };
-  const { analysis } = await analyzeImage(await scaled(file, factor), file, { skin: lacking });
-  const truth = readBoard(file.replace(/\.png$/, '.board.txt'));
-  const ofLabel = analysis.readings!.filter((r) => truth.cells[r.row][r.col] === label);
-  expect(ofLabel.length).toBeGreaterThan(0);
-  expect(ofLabel.filter((r) => !r.unreadable)).toEqual([]);
-  expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
-});
+])(
+  '%s %s: its %ss, lacking from the skin, are unreadable at %s×, nothing misread',
+  async (game, shot, label, factor) => {
+    const file = path.join(FIXTURES, game, `${shot}.png`);
+    const skin = await loadSkin(game);
+    const lacking = { ...skin, templates: skin.templates.filter((t) => t.label !== label) };
+    const { analysis } = await analyzeImage(await scaled(file, factor), file, { skin: lacking });
+    const truth = readBoard(file.replace(/\.png$/, '.board.txt'));
+    const ofLabel = analysis.readings!.filter((r) => truth.cells[r.row][r.col] === label);
+    expect(ofLabel.length).toBeGreaterThan(0);
+    expect(ofLabel.filter((r) => !r.unreadable)).toEqual([]);
+    expect(analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col])).toEqual([]);
+  },
+);
 
-test.each(['s3-05', 's4-03', 's2-05'])('ace %s at 60 %%, with every count in the skin: every cell reads', async (shot) => {
-  const file = path.join(FIXTURES, 'ace-minesweeper', `${shot}.png`);
-  const { analysis } = await analyzeImage(await scaled(file, 0.6), file);
-  expect(analysis.board?.cells).toEqual(readBoard(file.replace(/\.png$/, '.board.txt')).cells);
-});
+test.each(['s3-05', 's4-03', 's2-05'])(
+  'ace %s at 60 %%, with every count in the skin: every cell reads',
+  async (shot) => {
+    const file = path.join(FIXTURES, 'ace-minesweeper', `${shot}.png`);
+    const { analysis } = await analyzeImage(await scaled(file, 0.6), file);
+    expect(analysis.board?.cells).toEqual(readBoard(file.replace(/\.png$/, '.board.txt')).cells);
+  },
+);

@@ -23,7 +23,12 @@ const VARIANTS: Record<string, (file: string) => Promise<Buffer>> = {
 // boards too, and at 50 % its 32×32 boards' 6 px cells, on their own pixels (resampled.ts).
 // Not here, for the labels their capture lacks (measured in the README): GNOME `bgcolors`, KMines `classic`.
 const ALL = Object.keys(VARIANTS);
-const ONE_CAPTURE: [game: string, capture: string, variants: string[], shows: (variant: Record<string, unknown>) => boolean][] = [
+const ONE_CAPTURE: [
+  game: string,
+  capture: string,
+  variants: string[],
+  shows: (variant: Record<string, unknown>) => boolean,
+][] = [
   ['xdemineur', 's1-05', ALL, () => true],
   ['ace-minesweeper', 's1-03', ALL, () => true],
   ['kmines', 's1-05', ALL, (v) => v.theme === 'default'],
@@ -33,8 +38,11 @@ const ONE_CAPTURE: [game: string, capture: string, variants: string[], shows: (v
 
 /** The held-out captures (seeds 2-4) of the game whose variant (theme, level) passes `shows`. */
 function heldOut(dir: string, shows: (variant: Record<string, unknown>) => boolean): string[] {
-  const variantOf = (shot: string) => JSON.parse(readFileSync(path.join(dir, shot.replace(/\.png$/, '.meta.json')), 'utf8')).variant;
-  return readdirSync(dir).filter((f) => /^s[234]-\d+\.png$/.test(f) && shows(variantOf(f))).sort();
+  const variantOf = (shot: string) =>
+    JSON.parse(readFileSync(path.join(dir, shot.replace(/\.png$/, '.meta.json')), 'utf8')).variant;
+  return readdirSync(dir)
+    .filter((f) => /^s[234]-\d+\.png$/.test(f) && shows(variantOf(f)))
+    .sort();
 }
 
 describe.each(ONE_CAPTURE)('%s: a skin learned from %s alone', (game, capture, variants, shows) => {
@@ -61,7 +69,8 @@ describe.each(ONE_CAPTURE)('%s: a skin learned from %s alone', (game, capture, v
       for (const r of analysis.readings!) {
         total++;
         if (r.cell === truth.cells[r.row][r.col]) right++;
-        else if (!r.unreadable) misread.push(`${shot} r${r.row}c${r.col}: ${r.cell}, truth ${truth.cells[r.row][r.col]}`);
+        else if (!r.unreadable)
+          misread.push(`${shot} r${r.row}c${r.col}: ${r.cell}, truth ${truth.cells[r.row][r.col]}`);
       }
     }
     expect(misread).toEqual([]);
@@ -92,6 +101,8 @@ describe('KMines green: a skin learned from one capture whose grid is found larg
 
   test('a board text that matches no part of the grid is refused', async () => {
     const upsideDown = { ...board, cells: [...board.cells].reverse() };
-    await expect(learn([{ image: capture, board: upsideDown }], 'wrong')).rejects.toThrow(/16×30 but the image shows 19×37 cells, and no 16×30 part/);
+    await expect(learn([{ image: capture, board: upsideDown }], 'wrong')).rejects.toThrow(
+      /16×30 but the image shows 19×37 cells, and no 16×30 part/,
+    );
   });
 });

@@ -7,8 +7,13 @@ import type { Marks } from '../src/output/marks';
 import type { Grid, Rect, RgbaImage } from '../src/common/types';
 import { FIXTURES, scaled, tileAlpha } from './helpers';
 
-const overlap = (a: Rect, b: Rect) => a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
-const image = (width: number, height: number): RgbaImage => ({ width, height, data: new Uint8Array(width * height * 4) });
+const overlap = (a: Rect, b: Rect) =>
+  a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
+const image = (width: number, height: number): RgbaImage => ({
+  width,
+  height,
+  data: new Uint8Array(width * height * 4),
+});
 const marks = { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] };
 const grid: Grid = { rows: 8, cols: 8, left: 40, top: 60, pitchX: 20, pitchY: 20 };
 const board: Rect = { left: 40, top: 60, width: 160, height: 160 };
@@ -40,10 +45,20 @@ test('xbomb at 1.5×: the legend leaves the "UXB : 10" counter under the board r
 
 // Each piece of the legend is drawn once and stamped on later screenshots: it must look the same wherever it goes
 // (whole pixels), counts must share their digits, and nothing drawn may be cut off at a piece's edge.
-test('the legend is pieces on whole pixels: counts share their digits, and no text or symbol reaches its piece\'s edge', async () => {
+test("the legend is pieces on whole pixels: counts share their digits, and no text or symbol reaches its piece's edge", async () => {
   const every: Marks = {
-    mines: [[0, 0]], safe: Array.from({ length: 305 }, () => [0, 1] as [number, number]), unreadable: [[0, 2]], provenFlags: [[0, 3], [0, 4]],
-    unprovenFlags: [[0, 5]], wrongFlags: [[0, 6]], conflict: [[0, 7]], bestGuess: { cell: [1, 0], p: 0.375 }, heat: [{ cell: [1, 0], p: 0.375 }],
+    mines: [[0, 0]],
+    safe: Array.from({ length: 305 }, () => [0, 1] as [number, number]),
+    unreadable: [[0, 2]],
+    provenFlags: [
+      [0, 3],
+      [0, 4],
+    ],
+    unprovenFlags: [[0, 5]],
+    wrongFlags: [[0, 6]],
+    conflict: [[0, 7]],
+    bestGuess: { cell: [1, 0], p: 0.375 },
+    heat: [{ cell: [1, 0], p: 0.375 }],
     headline: 'Inconsistent board: these counts cannot all hold (r3c4 = 2?)',
   };
   for (let size = 11; size <= 22; size++) {
@@ -52,7 +67,9 @@ test('the legend is pieces on whole pixels: counts share their digits, and no te
     const boxPieces = pieces.filter((p) => p.svg.includes('fill-opacity="0.75"'));
     expect(pieces.slice(0, boxPieces.length)).toEqual(boxPieces);
     expect(boxPieces.every((p) => p.top === box.top && p.height === box.height)).toBe(true);
-    expect(boxPieces.map((p) => p.left)).toEqual(boxPieces.map((_, i) => box.left + boxPieces.slice(0, i).reduce((sum, q) => sum + q.width, 0)));
+    expect(boxPieces.map((p) => p.left)).toEqual(
+      boxPieces.map((_, i) => box.left + boxPieces.slice(0, i).reduce((sum, q) => sum + q.width, 0)),
+    );
     expect(boxPieces.reduce((sum, p) => sum + p.width, 0)).toBe(box.width);
     const sheet = stampSheet(grid, marks, pieces.slice(boxPieces.length));
     const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
@@ -62,18 +79,39 @@ test('the legend is pieces on whole pixels: counts share their digits, and no te
       expect(inside).toBeGreaterThan(0);
     }
   }
-  const drawings = (mines: number) => new Set(legend(image(400, 400), grid, { ...marks, mines: Array.from({ length: mines }, () => [0, 0] as [number, number]) }).pieces.map((p) => p.svg));
+  const drawings = (mines: number) =>
+    new Set(
+      legend(image(400, 400), grid, {
+        ...marks,
+        mines: Array.from({ length: mines }, () => [0, 0] as [number, number]),
+      }).pieces.map((p) => p.svg),
+    );
   expect(drawings(12)).toEqual(drawings(21));
   expect(drawings(12).size).toBe(drawings(1).size + 1);
 });
 
 test("the legend's box stamped from its ends and columns of its middle is, byte for byte, the box drawn whole", async () => {
-  for (const [size, width] of [[11, 400], [14, 927], [22, 1173], [17, 40]]) {
-    const { pieces, box } = legend(image(3000, 600), { ...grid, pitchY: size / 0.6 }, { ...marks, headline: 'x'.repeat(Math.round(width / size / 0.62)) });
+  for (const [size, width] of [
+    [11, 400],
+    [14, 927],
+    [22, 1173],
+    [17, 40],
+  ]) {
+    const { pieces, box } = legend(
+      image(3000, 600),
+      { ...grid, pitchY: size / 0.6 },
+      { ...marks, headline: 'x'.repeat(Math.round(width / size / 0.62)) },
+    );
     const boxPieces = pieces.filter((p) => p.svg.includes('fill-opacity="0.75"'));
     expect(new Set(boxPieces.map((p) => p.svg)).size).toBeLessThanOrEqual(4);
     expect(boxPieces.length).toBeLessThan(box.width / 8);
-    const whole = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${box.height}"><rect width="${box.width}" height="${box.height}" rx="${(size / 3).toFixed(1)}" fill="#000" fill-opacity="0.75"/></svg>`)).raw().toBuffer();
+    const whole = await sharp(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${box.height}"><rect width="${box.width}" height="${box.height}" rx="${(size / 3).toFixed(1)}" fill="#000" fill-opacity="0.75"/></svg>`,
+      ),
+    )
+      .raw()
+      .toBuffer();
     const sheet = stampSheet(grid, marks, boxPieces);
     const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
     const stamped = Buffer.alloc(whole.length);

@@ -7,9 +7,12 @@ import type { Rect } from '../src/common/types';
 test('the common outline sides are those counted side by side from their definition', () => {
   const byDefinition = (boxes: Rect[]): number[] => {
     const counts: number[] = [];
-    for (let side = 6; side <= 130; side++) counts[side] = boxes.filter((b) => Math.abs((b.width + b.height) / 2 - side) <= 0.08 * side + 0.5).length;
+    for (let side = 6; side <= 130; side++)
+      counts[side] = boxes.filter((b) => Math.abs((b.width + b.height) / 2 - side) <= 0.08 * side + 0.5).length;
     const peaks: number[] = [];
-    for (let side = 6; side <= 130; side++) if (counts[side] >= 6 && counts[side] >= (counts[side - 1] ?? 0) && counts[side] > (counts[side + 1] ?? 0)) peaks.push(side);
+    for (let side = 6; side <= 130; side++)
+      if (counts[side] >= 6 && counts[side] >= (counts[side - 1] ?? 0) && counts[side] > (counts[side + 1] ?? 0))
+        peaks.push(side);
     return peaks.sort((a, b) => counts[b] - counts[a]).slice(0, 4);
   };
   const random = mulberry32(7);

@@ -15,9 +15,16 @@ import { FIXTURES, tempDir } from './helpers';
 // GNOME Mines' lost boards are not listed: it darkens every hidden cell and flag after a loss, and no skin
 // reads those (no board found), so its wrong flags were not learned; xbomb has neither mark (not captured).
 const DIR = path.join(FIXTURES, 'marks');
-type Meta = { board: { rows: number; cols: number }; cells?: [number, number, string][]; flags?: [number, number][]; wrong?: [number, number][] | null };
+type Meta = {
+  board: { rows: number; cols: number };
+  cells?: [number, number, string][];
+  flags?: [number, number][];
+  wrong?: [number, number][] | null;
+};
 const meta = (shot: string): Meta => JSON.parse(readFileSync(path.join(DIR, shot.replace(/\.png$/, '.json')), 'utf8'));
-const SHOTS = readdirSync(DIR).filter((f) => /-(marks|lost)\.png$/.test(f) && (f.endsWith('-marks.png') || Array.isArray(meta(f).wrong)));
+const SHOTS = readdirSync(DIR).filter(
+  (f) => /-(marks|lost)\.png$/.test(f) && (f.endsWith('-marks.png') || Array.isArray(meta(f).wrong)),
+);
 const found = { '?': 0, '!': 0 };
 // KMines classic and green have no template of a mine shown, so their wrong flags were not learned (a shown mine
 // would come closest to one, and a wrong flag reads as a safe cell): there a wrong flag must stay unreadable.
@@ -28,7 +35,10 @@ async function withoutMarks(file: string, skin: string): Promise<Analysis> {
   const { dir, cleanup } = tempDir();
   try {
     const copy = path.join(dir, skin);
-    cpSync(path.join(BUILTIN_SKINS, skin), copy, { recursive: true, filter: (src) => !/^(question|wrong-flag)(-[a-z])?\.png$/.test(path.basename(src)) });
+    cpSync(path.join(BUILTIN_SKINS, skin), copy, {
+      recursive: true,
+      filter: (src) => !/^(question|wrong-flag)(-[a-z])?\.png$/.test(path.basename(src)),
+    });
     return (await analyzeImage(file, file, { skin: copy })).analysis;
   } finally {
     cleanup();
@@ -72,7 +82,12 @@ test.each(SHOTS)('%s: marked cells read as ? / !, every other cell as without th
       if (reading.cell === '?' || reading.cell === '!') wrong.push(`${name}: read ${reading.cell}, not marked`);
       // a cell unreadable without them may now be read, as the classifier's first choice then (a 0 beside an
       // unread wrong flag is unreadable, as a 0 cannot touch a hidden cell)
-      else if (was.unreadable ? !reading.unreadable && reading.cell !== was.best : reading.cell !== was.cell || reading.unreadable) wrong.push(`${name}: read ${shown}, ${was.cell}${was.unreadable ? ' (unreadable)' : ''} without the templates`);
+      else if (
+        was.unreadable
+          ? !reading.unreadable && reading.cell !== was.best
+          : reading.cell !== was.cell || reading.unreadable
+      )
+        wrong.push(`${name}: read ${shown}, ${was.cell}${was.unreadable ? ' (unreadable)' : ''} without the templates`);
     }
   }
   expect(wrong).toEqual([]);

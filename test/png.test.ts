@@ -9,8 +9,12 @@ import type { RgbaImage } from '../src/common/types';
 import * as zlibEngine from '../src/speed/zlibengine';
 
 const SKINS = path.resolve(__dirname, '../skins');
-const samples = readdirSync(SKINS).flatMap((skin) => readdirSync(path.join(SKINS, skin))
-  .filter((f) => f.endsWith('.png')).slice(0, 12).map((f) => path.join(SKINS, skin, f)));
+const samples = readdirSync(SKINS).flatMap((skin) =>
+  readdirSync(path.join(SKINS, skin))
+    .filter((f) => f.endsWith('.png'))
+    .slice(0, 12)
+    .map((f) => path.join(SKINS, skin, f)),
+);
 
 /** What sharp reads: RGBA pixels, and whether the PNG has no alpha. */
 async function bySharp(png: Buffer): Promise<{ width: number; height: number; data: Buffer; opaque: boolean }> {
@@ -18,7 +22,10 @@ async function bySharp(png: Buffer): Promise<{ width: number; height: number; da
   return { width: info.width, height: info.height, data, opaque: !(await sharp(png).metadata()).hasAlpha };
 }
 
-function expectSame(plain: RgbaImage | null, reference: { width: number; height: number; data: Buffer; opaque: boolean }): void {
+function expectSame(
+  plain: RgbaImage | null,
+  reference: { width: number; height: number; data: Buffer; opaque: boolean },
+): void {
   expect(plain).not.toBeNull();
   expect([plain!.width, plain!.height, plain!.opaque]).toEqual([reference.width, reference.height, reference.opaque]);
   expect(Buffer.from(plain!.data.buffer, plain!.data.byteOffset, plain!.data.length).equals(reference.data)).toBe(true);
@@ -34,10 +41,19 @@ test.each(samples)('%s reads as sharp reads it', async (file) => {
 // and RGBA, widths that leave 0-3 pixels after the kernel's groups of four, heights inside, at and past its
 // bands of 32 rows (rows under Paeth go four or two at a time, the rest alone); then the screenshot's path (decode).
 test.each([0, 1, 2, 3, 4])('rows filtered with filter %i read as sharp reads them', async (filter) => {
-  for (const [width, height] of [[1, 1], [13, 9], [6, 32], [7, 33], [300, 70]]) {
+  for (const [width, height] of [
+    [1, 1],
+    [13, 9],
+    [6, 32],
+    [7, 33],
+    [300, 70],
+  ]) {
     for (const channels of [3, 4] as const) {
       // varied bytes (sums past 255), and a few small levels (ties between Paeth's predictors)
-      for (const level of [(i: number) => (i * 97 + ((i * i) % 13) * 19 + (i >> 7) * 41) & 0xff, (i: number) => (i * i + (i >> 3)) % 7]) {
+      for (const level of [
+        (i: number) => (i * 97 + ((i * i) % 13) * 19 + (i >> 7) * 41) & 0xff,
+        (i: number) => (i * i + (i >> 3)) % 7,
+      ]) {
         const pixels = Buffer.alloc(width * height * channels);
         for (let i = 0; i < pixels.length; i++) pixels[i] = level(i);
         const png = pngOf(width, height, channels, pixels, () => filter);
@@ -118,15 +134,28 @@ function filtersOf(png: Buffer, width: number, height: number, channels: number)
 // The annotated screenshot's encoder: widths that leave 0-3 pixels after the kernel's groups of four, heights
 // that end inside, at and past its bands of 32 rows, RGB and RGBA, smooth pixels (Up, deflated) and noise (Paeth,
 // Huffman-coded); what libvips reads back (it checks each chunk's CRC) is the image, its alpha dropped when opaque.
-test.each([[1, 1], [5, 31], [6, 32], [7, 33], [8, 70], [601, 35]])('a %i×%i image written as PNG reads back as itself, RGB and RGBA, smooth and noisy', async (width, height) => {
+test.each([
+  [1, 1],
+  [5, 31],
+  [6, 32],
+  [7, 33],
+  [8, 70],
+  [601, 35],
+])('a %i×%i image written as PNG reads back as itself, RGB and RGBA, smooth and noisy', async (width, height) => {
   // wide bands of colour, two shades a row apart
   const smooth = new Uint8Array(width * height * 4);
-  for (let i = 0; i < smooth.length; i++) smooth[i] = (((i >> 2) % width >> 2) * 37 + (i & 3) * 50 + ((i >> 2) / width & 1) * 9) & 0xff;
-  for (const [data, filter] of [[smooth, 2], [noise(width * height * 4), 4]] as const) {
+  for (let i = 0; i < smooth.length; i++)
+    smooth[i] = ((((i >> 2) % width) >> 2) * 37 + (i & 3) * 50 + (((i >> 2) / width) & 1) * 9) & 0xff;
+  for (const [data, filter] of [
+    [smooth, 2],
+    [noise(width * height * 4), 4],
+  ] as const) {
     for (const opaque of [true, false]) {
       const png = encodePngOver({ width, height, data: data.slice() }, opaque);
       // a single pixel deflates to more than itself: noisy
-      expect(filtersOf(png, width, height, opaque ? 3 : 4)).toEqual(new Array(height).fill(width * height === 1 ? 4 : filter));
+      expect(filtersOf(png, width, height, opaque ? 3 : 4)).toEqual(
+        new Array(height).fill(width * height === 1 ? 4 : filter),
+      );
       const { data: read, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
       expect([info.width, info.height, info.channels]).toEqual([width, height, opaque ? 3 : 4]);
       const expected = opaque ? Buffer.from(data.filter((_, i) => i % 4 !== 3)) : Buffer.from(data);
@@ -145,7 +174,10 @@ test('a noisy image is Huffman-coded after Paeth, a flat one deflated at level 1
   const noisy = jitter.map((j, i) => ((i >> 2) % width) / 2 + (j % 7));
   const flat = new Uint8Array(width * height * 4).fill(192);
   for (let i = 0; i < flat.length; i += 4 * 17) flat.fill(40, i, i + 4);
-  for (const [data, filter] of [[noisy, 4], [flat, 2]] as const) {
+  for (const [data, filter] of [
+    [noisy, 4],
+    [flat, 2],
+  ] as const) {
     const png = encodePngOver({ width, height, data: data.slice() }, true);
     expect(filtersOf(png, width, height, 3)).toEqual(new Array(height).fill(filter));
     const rgb = Buffer.from(data.filter((_, i) => i % 4 !== 3));
@@ -153,14 +185,17 @@ test('a noisy image is Huffman-coded after Paeth, a flat one deflated at level 1
     const upRows = Buffer.alloc(line * height);
     for (let y = 0; y < height; y++) {
       upRows[y * line] = 2;
-      for (let x = 0; x < 3 * width; x++) upRows[y * line + 1 + x] = rgb[y * 3 * width + x] - (y ? rgb[(y - 1) * 3 * width + x] : 0);
+      for (let x = 0; x < 3 * width; x++)
+        upRows[y * line + 1 + x] = rgb[y * 3 * width + x] - (y ? rgb[(y - 1) * 3 * width + x] : 0);
     }
     const runLengths = deflateSync(upRows, { level: 1, strategy: constants.Z_RLE }).length;
     if (filter === 4) expect(png.length).toBeLessThan(runLengths);
     else expect(png.length).toBe(57 + deflateSync(upRows, { level: 1 }).length);
     const { data: read } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
     expect(read.equals(rgb)).toBe(true);
-    expect(Buffer.from(readPlainPng(png)!.data).equals(Buffer.from(data.map((v, i) => (i % 4 === 3 ? 255 : v))))).toBe(true);
+    expect(Buffer.from(readPlainPng(png)!.data).equals(Buffer.from(data.map((v, i) => (i % 4 === 3 ? 255 : v))))).toBe(
+      true,
+    );
   }
 });
 
@@ -168,7 +203,14 @@ test('a noisy image is Huffman-coded after Paeth, a flat one deflated at level 1
  * An 8-bit RGB or RGBA PNG, each row under the filter `filterOf(y)`; `extra` bytes of scanlines cut off (< 0) or
  * added.
  */
-function pngOf(width: number, height: number, channels: 3 | 4, pixels: Buffer, filterOf: (y: number) => number, extra = 0): Buffer {
+function pngOf(
+  width: number,
+  height: number,
+  channels: 3 | 4,
+  pixels: Buffer,
+  filterOf: (y: number) => number,
+  extra = 0,
+): Buffer {
   const stride = width * channels;
   const at = (x: number, y: number) => (x < 0 || y < 0 ? 0 : pixels[y * stride + x]);
   const rows = Buffer.alloc(height * (stride + 1));
@@ -178,7 +220,12 @@ function pngOf(width: number, height: number, channels: 3 | 4, pixels: Buffer, f
     for (let x = 0; x < stride; x++) {
       const [a, b, c] = [at(x - channels, y), at(x, y - 1), at(x - channels, y - 1)];
       const p = a + b - c;
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+          ? a
+          : Math.abs(p - b) <= Math.abs(p - c)
+            ? b
+            : c;
       const predicted = [0, a, b, (a + b) >> 1, paeth][filter] ?? 0;
       rows[y * (stride + 1) + 1 + x] = (at(x, y) - predicted) & 0xff;
     }
@@ -196,7 +243,12 @@ function pngOf(width: number, height: number, channels: 3 | 4, pixels: Buffer, f
   header.set([8, channels === 3 ? 2 : 6, 0, 0, 0], 8);
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const data = extra < 0 ? rows.subarray(0, rows.length + extra) : Buffer.concat([rows, Buffer.alloc(extra)]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(data)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(data)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 // A batch reads thousands of screenshots: each is inflated by the engine kept from the last straight into the
@@ -215,7 +267,9 @@ test('plain PNGs are inflated into the kernel by the kept engine; a corrupt stre
   expect(inflating).not.toHaveBeenCalled();
   expect(allocating.mock.calls.filter(([bytes]) => bytes >= 9 * 5 * 3)).toEqual([]);
   allocating.mockRestore();
-  const corrupt = withIdat(large, (data) => Buffer.concat([data.subarray(0, 40), Buffer.from(noise(data.length - 40, 3))]));
+  const corrupt = withIdat(large, (data) =>
+    Buffer.concat([data.subarray(0, 40), Buffer.from(noise(data.length - 40, 3))]),
+  );
   expect(readPlainPng(corrupt)).toBeNull();
   expect(inflating).toHaveBeenCalledTimes(1);
   expectSame(readPlainPng(small), await bySharp(small));

@@ -29,7 +29,8 @@ describe('probabilities equal brute-force enumeration to 1e-9', () => {
           const expected = bruteOdds(board, totalMines, trustFlags);
           if (expected === null) {
             const status = probabilities(encode(board, { totalMines, trustFlags })).status;
-            if (status !== 'inconsistent') failures.push(`seed ${seed}: ${status}, brute force finds no layout\n${show(board)}`);
+            if (status !== 'inconsistent')
+              failures.push(`seed ${seed}: ${status}, brute force finds no layout\n${show(board)}`);
             continue;
           }
           const off = offFrontier(board, trustFlags);
@@ -38,7 +39,10 @@ describe('probabilities equal brute-force enumeration to 1e-9', () => {
             compared++;
             if (p !== null && p > 0 && p < 1) strict++;
             const ok = want === null ? p === null : p !== null && Math.abs(p - want) <= 1e-9;
-            if (!ok) failures.push(`seed ${seed} total=${totalMines} trust=${trustFlags} ${cell}: ${p} vs ${want}\n${show(board)}`);
+            if (!ok)
+              failures.push(
+                `seed ${seed} total=${totalMines} trust=${trustFlags} ${cell}: ${p} vs ${want}\n${show(board)}`,
+              );
           }
         }
       }
@@ -51,7 +55,10 @@ describe('probabilities equal brute-force enumeration to 1e-9', () => {
   test('one entry per unknown cell (hidden, ?, untrusted flag), in board order', () => {
     const board: Board = { rows: 2, cols: 3, totalMines: 1, cells: [[...'.1F'], [...'?1.']] };
     expect(cellsOf(board, 1, false)).toEqual([
-      { cell: 'r0c0', p: 0.25 }, { cell: 'r0c2', p: 0.25 }, { cell: 'r1c0', p: 0.25 }, { cell: 'r1c2', p: 0.25 },
+      { cell: 'r0c0', p: 0.25 },
+      { cell: 'r0c2', p: 0.25 },
+      { cell: 'r1c0', p: 0.25 },
+      { cell: 'r1c2', p: 0.25 },
     ]);
     expect(cellsOf(board, 1, true).map((c) => c.cell)).toEqual(['r0c0', 'r1c0', 'r1c2']);
   });
@@ -62,7 +69,8 @@ describe('certain cells come out exactly 0 and 1, agreeing with the SAT backbone
     const failures: string[] = [];
     let certain = 0;
     const boards: [Board, number][] = [];
-    for (let i = 0; i < 40; i++) boards.push([randomGame(mulberry32(SEED * 7 + i), 16, 30, 99, 1 + (i % 10) * 3).board, 99]);
+    for (let i = 0; i < 40; i++)
+      boards.push([randomGame(mulberry32(SEED * 7 + i), 16, 30, 99, 1 + (i % 10) * 3).board, 99]);
     for (let i = 0; i < 200; i++) {
       const { board, mine } = smallPosition(SEED * 11 + i);
       boards.push([board, mine.flat().filter(Boolean).length]);
@@ -75,7 +83,8 @@ describe('certain cells come out exactly 0 and 1, agreeing with the SAT backbone
         const zero = cells.filter((c) => c.p === 0).map((c) => c.cell);
         const one = cells.filter((c) => c.p === 1).map((c) => c.cell);
         certain += zero.length + one.length;
-        if (JSON.stringify([one, zero]) !== JSON.stringify([sat.mines, sat.safe])) failures.push(`board ${i} total=${totalMines}\n${show(board)}`);
+        if (JSON.stringify([one, zero]) !== JSON.stringify([sat.mines, sat.safe]))
+          failures.push(`board ${i} total=${totalMines}\n${show(board)}`);
       }
     });
     expect(failures.slice(0, 2)).toEqual([]);
@@ -112,15 +121,21 @@ describe('large and adversarial boards finish, and say so when exact probabiliti
 
   test('a checkerboard of open cells (one part far too wide) under a total: proven cells only, marked incomplete', () => {
     const { mine } = randomGame(mulberry32(SEED + 2), 100, 100, 2000, 0);
-    const around = (r: number, c: number) => [-1, 0, 1].flatMap((dr) => [-1, 0, 1].map((dc) => mine[r + dr]?.[c + dc] ?? false)).filter(Boolean).length;
-    const cells = mine.map((row, r) => row.map((isMine, c) => (!isMine && (r + c) % 2 === 0 ? String(around(r, c)) : '.')));
+    const around = (r: number, c: number) =>
+      [-1, 0, 1].flatMap((dr) => [-1, 0, 1].map((dc) => mine[r + dr]?.[c + dc] ?? false)).filter(Boolean).length;
+    const cells = mine.map((row, r) =>
+      row.map((isMine, c) => (!isMine && (r + c) % 2 === 0 ? String(around(r, c)) : '.')),
+    );
     const analysis = analyzeBoard({ rows: 100, cols: 100, totalMines: 2000, cells }, 'checker');
     expect(analysis.status).toBe('ok');
     const d = analysis.deductions!;
     expect(d.complete).toBe(false);
     expect(analysis.probabilities).toBeNull();
     expect(analysis.notes.join(' ')).toMatch(/too large to decide every cell/);
-    const truth = (name: string) => { const [, r, c] = /r(\d+)c(\d+)/.exec(name)!.map(Number); return mine[r][c]; };
+    const truth = (name: string) => {
+      const [, r, c] = /r(\d+)c(\d+)/.exec(name)!.map(Number);
+      return mine[r][c];
+    };
     expect(d.mines.filter((m) => !truth(m))).toEqual([]);
     expect(d.safe.filter(truth)).toEqual([]);
     expect(d.mines.length + d.safe.length).toBeGreaterThan(1500);

@@ -2,7 +2,11 @@ import { PassThrough } from 'node:stream';
 import { progressBar } from '../src/cli/progress';
 
 test('on a terminal, the batch bar counts files and prints each line above it', async () => {
-  const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 100, rows: 30 }) as unknown as NodeJS.WriteStream & PassThrough;
+  const stream = Object.assign(new PassThrough(), {
+    isTTY: true,
+    columns: 100,
+    rows: 30,
+  }) as unknown as NodeJS.WriteStream & PassThrough;
   let written = '';
   stream.on('data', (chunk: Buffer) => (written += chunk.toString()));
   const bar = progressBar(3, stream);

@@ -12,9 +12,17 @@ const SHOT = path.join(FIXTURES, 'xdemineur/s2-05.png');
 /** A grid drawn over the shot at a known place: marks land where it says, whatever the shot shows. */
 const GRID: Grid = { rows: 4, cols: 4, left: 200, top: 200, pitchX: 20, pitchY: 20 };
 const NONE: Marks = { mines: [], safe: [], unreadable: [], provenFlags: [], wrongFlags: [] };
-const MARKS = { mines: [[0, 0] as [number, number]], safe: [[3, 3] as [number, number]], unreadable: [], provenFlags: [], wrongFlags: [] };
+const MARKS = {
+  mines: [[0, 0] as [number, number]],
+  safe: [[3, 3] as [number, number]],
+  unreadable: [],
+  provenFlags: [],
+  wrongFlags: [],
+};
 
-const pixel = (image: RgbaImage, x: number, y: number): number[] => [...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4)];
+const pixel = (image: RgbaImage, x: number, y: number): number[] => [
+  ...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4),
+];
 
 describe('render', () => {
   test('a blend over an opaque pixel rounds n / 255 in integers as Math.round does, for every n it can be', () => {
@@ -23,7 +31,7 @@ describe('render', () => {
     expect(wrong).toEqual([]);
   });
 
-  test('marks are painted over the cells; away from the board and legend every pixel is the screenshot\'s; no alpha added', async () => {
+  test("marks are painted over the cells; away from the board and legend every pixel is the screenshot's; no alpha added", async () => {
     const shot = await decode(SHOT);
     const png = await render(shot, GRID, MARKS);
     const meta = await sharp(png).metadata();
@@ -52,7 +60,9 @@ describe('render', () => {
     expect(Buffer.from(shot.data).equals(Buffer.from(before))).toBe(true);
     const consumed = await render(shot, GRID, MARKS, { consume: true });
     expect(consumed.equals(copied)).toBe(true);
-    expect(pixel(shot, 210, 210)).not.toEqual([...before.subarray((210 * shot.width + 210) * 4, (210 * shot.width + 210) * 4 + 4)]);
+    expect(pixel(shot, 210, 210)).not.toEqual([
+      ...before.subarray((210 * shot.width + 210) * 4, (210 * shot.width + 210) * 4 + 4),
+    ]);
   });
 
   test('consumed pixels are reused for the next screenshot of that size, which still decodes to its own pixels', async () => {
@@ -73,7 +83,19 @@ describe('render', () => {
   // whether all its tiles were drawn before, some, or none.
   test('tiles kept from earlier screenshots draw the same PNG as tiles drawn afresh', async () => {
     const shot = await decode(SHOT);
-    const later: Marks = { ...NONE, mines: [[0, 0], [2, 1]], safe: [[3, 3], [1, 1]], unreadable: [[0, 3]], conflict: [[2, 2]] };
+    const later: Marks = {
+      ...NONE,
+      mines: [
+        [0, 0],
+        [2, 1],
+      ],
+      safe: [
+        [3, 3],
+        [1, 1],
+      ],
+      unreadable: [[0, 3]],
+      conflict: [[2, 2]],
+    };
     const grid: Grid = { ...GRID, left: 200.4, pitchX: 20.3 };
     const fresh = (): typeof render => {
       let loaded: typeof render = render;
@@ -100,7 +122,12 @@ describe('render', () => {
     let painted = 0;
     for (let y = 0; y < at.height; y++) {
       for (let x = 0; x < at.width; x++) {
-        const drawn = [...data.subarray(4 * ((at.top + y) * info.width + at.left + x), 4 * ((at.top + y) * info.width + at.left + x) + 4)];
+        const drawn = [
+          ...data.subarray(
+            4 * ((at.top + y) * info.width + at.left + x),
+            4 * ((at.top + y) * info.width + at.left + x) + 4,
+          ),
+        ];
         expect(pixel(out, stamp.left + x, stamp.top + y)).toEqual(drawn[3] ? drawn : [0, 0, 0, 0]);
         if (drawn[3]) painted++;
       }
@@ -119,11 +146,16 @@ describe('render', () => {
     expect(pixel(out, 10, 10)[3]).toBe(0);
   });
 
-  test('each look of a cell\'s marks is drawn once, and every mark, at any size and offset, stays inside its tile', async () => {
+  test("each look of a cell's marks is drawn once, and every mark, at any size and offset, stays inside its tile", async () => {
     const cell: [number, number] = [0, 0];
     const kinds: Marks[] = [
-      { ...NONE, mines: [cell] }, { ...NONE, safe: [cell] }, { ...NONE, unreadable: [cell] }, { ...NONE, provenFlags: [cell] },
-      { ...NONE, unprovenFlags: [cell] }, { ...NONE, wrongFlags: [cell] }, { ...NONE, conflict: [cell] },
+      { ...NONE, mines: [cell] },
+      { ...NONE, safe: [cell] },
+      { ...NONE, unreadable: [cell] },
+      { ...NONE, provenFlags: [cell] },
+      { ...NONE, unprovenFlags: [cell] },
+      { ...NONE, wrongFlags: [cell] },
+      { ...NONE, conflict: [cell] },
       { ...NONE, heat: [{ cell, p: 0.37 }], bestGuess: { cell, p: 0.37 } },
     ];
     for (const pitch of [5, 6.5, 9, 12.3, 18, 21, 31.01, 46, 60]) {
@@ -132,26 +164,79 @@ describe('render', () => {
         for (const marks of kinds) {
           const sheet = stampSheet(grid, marks, []);
           const { data, info } = await sharp(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
-          const from = sheet.tiles.get(sheet.stamps[0].tile) as { left: number; top: number; width: number; height: number };
+          const from = sheet.tiles.get(sheet.stamps[0].tile) as {
+            left: number;
+            top: number;
+            width: number;
+            height: number;
+          };
           const { edge, inside } = tileAlpha({ data, width: info.width }, from);
-          expect({ pitch, offset, marks: Object.keys(marks).filter((k) => JSON.stringify(marks[k as keyof Marks]) !== JSON.stringify(NONE[k as keyof Marks])), edge }).toEqual(expect.objectContaining({ edge: 0 }));
+          expect({
+            pitch,
+            offset,
+            marks: Object.keys(marks).filter(
+              (k) => JSON.stringify(marks[k as keyof Marks]) !== JSON.stringify(NONE[k as keyof Marks]),
+            ),
+            edge,
+          }).toEqual(expect.objectContaining({ edge: 0 }));
           expect(inside).toBeGreaterThan(0);
         }
       }
     }
     const board: Grid = { rows: 3, cols: 3, left: 40, top: 40, pitchX: 20, pitchY: 20 };
-    const sheet = stampSheet(board, { ...NONE, mines: [[0, 0], [1, 2], [2, 1]], safe: [[0, 1]] }, []);
-    expect(sheet.stamps.map((s) => [s.left, s.top])).toEqual([[37, 37], [77, 57], [57, 77], [57, 37]]);
+    const sheet = stampSheet(
+      board,
+      {
+        ...NONE,
+        mines: [
+          [0, 0],
+          [1, 2],
+          [2, 1],
+        ],
+        safe: [[0, 1]],
+      },
+      [],
+    );
+    expect(sheet.stamps.map((s) => [s.left, s.top])).toEqual([
+      [37, 37],
+      [77, 57],
+      [57, 77],
+      [57, 37],
+    ]);
     expect(new Set(sheet.stamps.slice(0, 3).map((s) => s.tile)).size).toBe(1);
     expect(sheet.stamps[3].tile).not.toBe(sheet.stamps[0].tile);
     expect(sheet.tiles.size).toBe(2);
-    const again = stampSheet(board, { ...NONE, mines: [[0, 0], [1, 2], [2, 1]], safe: [[0, 1]] }, [], (tile) => tile === sheet.stamps[0].tile);
+    const again = stampSheet(
+      board,
+      {
+        ...NONE,
+        mines: [
+          [0, 0],
+          [1, 2],
+          [2, 1],
+        ],
+        safe: [[0, 1]],
+      },
+      [],
+      (tile) => tile === sheet.stamps[0].tile,
+    );
     expect([...again.tiles.keys()]).toEqual([sheet.stamps[3].tile]);
     expect(again.stamps.map((s) => [s.left, s.top, s.tile])).toEqual(sheet.stamps.map((s) => [s.left, s.top, s.tile]));
   });
 
   test('marks kept from earlier sheets are the marks a fresh process draws, whatever grids came before', () => {
-    const marks: Marks = { ...NONE, mines: [[0, 0], [1, 1]], safe: [[0, 1]], unreadable: [[1, 0]], provenFlags: [[2, 2]], conflict: [[2, 0]], heat: [{ cell: [2, 1], p: 0.4 }] };
+    const marks: Marks = {
+      ...NONE,
+      mines: [
+        [0, 0],
+        [1, 1],
+      ],
+      safe: [[0, 1]],
+      unreadable: [[1, 0]],
+      provenFlags: [[2, 2]],
+      conflict: [[2, 0]],
+      heat: [{ cell: [2, 1], p: 0.4 }],
+    };
     // the same cells a fraction of a pixel apart, or at a pitch a little off: each draws its marks otherwise
     const grids: Grid[] = [
       { rows: 3, cols: 3, left: 40.25, top: 40.5, pitchX: 20.1, pitchY: 19.9 },
@@ -163,7 +248,11 @@ describe('render', () => {
     const fresh = grids.map((grid) => {
       let svg = '';
       jest.isolateModules(() => {
-        svg = (require('../src/output/stamps') as typeof import('../src/output/stamps')).stampSheet(grid, marks, []).svg; // eslint-disable-line @typescript-eslint/no-require-imports
+        svg = (require('../src/output/stamps') as typeof import('../src/output/stamps')).stampSheet(
+          grid,
+          marks,
+          [],
+        ).svg; // eslint-disable-line @typescript-eslint/no-require-imports
       });
       return svg;
     });

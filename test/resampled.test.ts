@@ -12,7 +12,13 @@ import { FIXTURES, readBoard, scaled } from './helpers';
 // pixel either way: s3-05 at 75 % had its 60 3s unreadable, its grid's start snapped 0.75 px off; and to an
 // eighth of a pixel around each label's best place: seed 34's 05 (grid pitch fitted 0.08 % short) left 20 3s.
 const SMALL = ['s2-03', 's2-05'];
-const SHRUNK: [string, number][] = [...SMALL.map((shot): [string, number] => [shot, 0.5]), ['s3-05', 0.75], ['s34-05', 0.75], ['s2-05', 0.8], ['s3-03', 0.9]];
+const SHRUNK: [string, number][] = [
+  ...SMALL.map((shot): [string, number] => [shot, 0.5]),
+  ['s3-05', 0.75],
+  ['s34-05', 0.75],
+  ['s2-05', 0.8],
+  ['s3-03', 0.9],
+];
 const fileOf = (shot: string) => path.join(FIXTURES, 'ace-minesweeper', `${shot}.png`);
 
 test.each(SHRUNK)('ace %s at %p×: every cell read, none misread', async (shot, factor) => {
@@ -20,7 +26,9 @@ test.each(SHRUNK)('ace %s at %p×: every cell read, none misread', async (shot, 
   const { analysis } = await analyzeImage(await scaled(file, factor), file);
   const truth = readBoard(file.replace(/\.png$/, '.board.txt'));
   expect([analysis.board?.rows, analysis.board?.cols]).toEqual([truth.rows, truth.cols]);
-  const wrong = analysis.readings!.filter((r) => r.cell !== truth.cells[r.row][r.col]).map((r) => `r${r.row}c${r.col} ${r.cell}`);
+  const wrong = analysis
+    .readings!.filter((r) => r.cell !== truth.cells[r.row][r.col])
+    .map((r) => `r${r.row}c${r.col} ${r.cell}`);
   expect(wrong).toEqual([]);
 });
 
@@ -38,7 +46,12 @@ test('a label the skin lacks stays unreadable', async () => {
   expect(readings.filter(isTwo).length).toBeGreaterThanOrEqual(20);
   const whole = readResampled(image, grid, skin, readings);
   expect(whole.filter(isTwo).map((r) => r.cell)).toEqual(readings.filter(isTwo).map(() => '2'));
-  const lacking = readResampled(image, grid, { ...skin, templates: skin.templates.filter((t) => t.label !== '2') }, readings);
+  const lacking = readResampled(
+    image,
+    grid,
+    { ...skin, templates: skin.templates.filter((t) => t.label !== '2') },
+    readings,
+  );
   expect(lacking.filter((r) => isTwo(r) && !r.unreadable)).toEqual([]);
 });
 
@@ -46,15 +59,21 @@ test('a label the skin lacks stays unreadable', async () => {
 // scale): the next one's readings are the same as with templates shrunk afresh, also after a screenshot of another.
 test('templates kept from a screenshot of the same pitch read the next one as shrinking afresh does', async () => {
   const skin = await loadSkin('ace-minesweeper');
-  const shots = await Promise.all([[SMALL[0], 0.6], [SMALL[0], 0.5], [SMALL[1], 0.5]].map(async ([shot, scale]) => {
-    const file = fileOf(shot as string);
-    const bytes = await scaled(file, scale as number);
-    const { analysis } = await analyzeImage(bytes, file);
-    const truth = readBoard(file.replace(/\.png$/, '.board.txt'));
-    const counts = (r: { row: number; col: number }) => /[1-8]/.test(truth.cells[r.row][r.col]);
-    const readings = analysis.readings!.map((r) => (counts(r) ? { ...r, cell: '.' as const, unreadable: true } : r));
-    return { image: await decode(bytes), grid: analysis.grid!, readings };
-  }));
+  const shots = await Promise.all(
+    [
+      [SMALL[0], 0.6],
+      [SMALL[0], 0.5],
+      [SMALL[1], 0.5],
+    ].map(async ([shot, scale]) => {
+      const file = fileOf(shot as string);
+      const bytes = await scaled(file, scale as number);
+      const { analysis } = await analyzeImage(bytes, file);
+      const truth = readBoard(file.replace(/\.png$/, '.board.txt'));
+      const counts = (r: { row: number; col: number }) => /[1-8]/.test(truth.cells[r.row][r.col]);
+      const readings = analysis.readings!.map((r) => (counts(r) ? { ...r, cell: '.' as const, unreadable: true } : r));
+      return { image: await decode(bytes), grid: analysis.grid!, readings };
+    }),
+  );
   const [other, first, next] = shots;
   expect([next.grid.pitchX, next.grid.pitchY]).toEqual([first.grid.pitchX, first.grid.pitchY]);
   expect(other.grid.pitchX).not.toBe(first.grid.pitchX);

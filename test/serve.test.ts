@@ -23,7 +23,9 @@ const SHOT = path.join(FIXTURES, 'xdemineur/s2-01.png');
 const BYTES = readFileSync(SHOT);
 
 /** Ground truth beside the screenshot: '*' is a mine. */
-const truth = readFileSync(SHOT.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n');
+const truth = readFileSync(SHOT.replace(/\.png$/, '.mines.txt'), 'utf8')
+  .trim()
+  .split('\n');
 const isMine = ([row, col]: Coord) => truth[row][col] === '*';
 
 let server: RunningServer;
@@ -35,7 +37,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.close());
 
-const certain = (a: ImageAnalysis) => ({ mines: a.analysis.deductions?.mines.length, safe: a.analysis.deductions?.safe.length });
+const certain = (a: ImageAnalysis) => ({
+  mines: a.analysis.deductions?.mines.length,
+  safe: a.analysis.deductions?.safe.length,
+});
 
 describe('serve: the page in headless Chromium', () => {
   let browser: Browser;
@@ -65,7 +70,9 @@ describe('serve: the page in headless Chromium', () => {
     expect(await page.locator('#mines-count').textContent()).toBe(String(mines));
     expect(await page.locator('#safe-count').textContent()).toBe(String(safe));
     expect(await page.locator('#facts').textContent()).toContain(`Total mines${expected.analysis.board?.totalMines}`);
-    const board = boardText(expected.analysis).split('\n').filter((l) => l && !l.startsWith('#'));
+    const board = boardText(expected.analysis)
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
     expect((await page.locator('#board').textContent())?.trim().split('\n')).toEqual(board);
     // the picture is the CLI's annotated PNG, byte for byte
     const src = await page.locator('#annotated').getAttribute('src');
@@ -87,27 +94,38 @@ describe('serve: the page in headless Chromium', () => {
     const tip = await page.locator('#tip').textContent();
     expect(tip).toContain('certainly safe');
     for (const line of explainCell(analysis, safeCell).split('\n').slice(1)) expect(tip).toContain(line.trim());
-    const odd = analysis.probabilities!.find(({ cell, p }) => p !== null && p > 0 && p < 1 && hidden(parseCellName(cell)))!;
+    const odd = analysis.probabilities!.find(
+      ({ cell, p }) => p !== null && p > 0 && p < 1 && hidden(parseCellName(cell)),
+    )!;
     await hover(page, analysis.grid!, parseCellName(odd.cell));
     expect(await page.locator('#tip').textContent()).toContain(`${(odd.p! * 100).toFixed(1)}% chance of a mine`);
   });
 
   test('options reach the analysis: the heat map, and a total that contradicts the counts shows the conflict on the image', async () => {
-    const skins = await page.locator('#skin option').evaluateAll((options) => options.map((o) => (o as { value: string }).value));
+    const skins = await page
+      .locator('#skin option')
+      .evaluateAll((options) => options.map((o) => (o as { value: string }).value));
     expect(skins).toEqual(['', ...(await builtinSkinNames())]);
     await page.locator('#probabilities').check();
     await page.locator('#file').setInputFiles(SHOT);
     const heat = await annotate(expected.image!, expected.analysis.grid!, expected.analysis, true);
-    await page.waitForFunction((src) => document.getElementById('annotated').src === src, `data:image/png;base64,${heat.toString('base64')}`);
+    await page.waitForFunction(
+      (src) => document.getElementById('annotated').src === src,
+      `data:image/png;base64,${heat.toString('base64')}`,
+    );
     const wrong = await analyzeImage(SHOT, SHOT, { mines: 1 });
     expect(wrong.analysis.status).toBe('inconsistent');
     await page.locator('#mines').fill('1');
     await page.locator('#mines').press('Enter');
     await page.locator('#verdict.inconsistent').waitFor();
     expect(await page.locator('#verdict').textContent()).toContain('Inconsistent board');
-    expect(await page.locator('#verdict').textContent()).toContain(explainCell(wrong.analysis, [0, 0]).split('\n')[1].trim());
+    expect(await page.locator('#verdict').textContent()).toContain(
+      explainCell(wrong.analysis, [0, 0]).split('\n')[1].trim(),
+    );
     const conflict = await annotate(wrong.image!, wrong.analysis.grid!, wrong.analysis, true);
-    expect(await page.locator('#annotated').getAttribute('src')).toBe(`data:image/png;base64,${conflict.toString('base64')}`);
+    expect(await page.locator('#annotated').getAttribute('src')).toBe(
+      `data:image/png;base64,${conflict.toString('base64')}`,
+    );
   });
 
   test('a dropped file that is not an image is refused in plain words', async () => {
@@ -123,11 +141,21 @@ describe('serve: the page in headless Chromium', () => {
 });
 
 /** Moves the pointer to the middle of a cell as the page shows it (zoomed, and cropped to the board). */
-async function hover(page: Page, grid: { left: number; top: number; pitchX: number; pitchY: number }, [row, col]: Coord): Promise<void> {
+async function hover(
+  page: Page,
+  grid: { left: number; top: number; pitchX: number; pitchY: number },
+  [row, col]: Coord,
+): Promise<void> {
   const at = await page.evaluate(() => {
     const img = document.getElementById('annotated');
     const box = document.getElementById('picture').getBoundingClientRect();
-    return { left: box.left, top: box.top, scale: parseFloat(img.style.width) / img.naturalWidth, x: parseFloat(img.style.left), y: parseFloat(img.style.top) };
+    return {
+      left: box.left,
+      top: box.top,
+      scale: parseFloat(img.style.width) / img.naturalWidth,
+      x: parseFloat(img.style.left),
+      y: parseFloat(img.style.top),
+    };
   });
   const x = at.left + at.x + (grid.left + (col + 0.5) * grid.pitchX) * at.scale;
   const y = at.top + at.y + (grid.top + (row + 0.5) * grid.pitchY) * at.scale;
@@ -141,14 +169,23 @@ interface Reply {
 }
 
 /** One request to the server, the body sent whole (or in pieces with no length given: chunked). */
-function send(route: string, body: Buffer | Buffer[], headers: http.OutgoingHttpHeaders = {}, method = 'POST', port = server.port): Promise<Reply> {
+function send(
+  route: string,
+  body: Buffer | Buffer[],
+  headers: http.OutgoingHttpHeaders = {},
+  method = 'POST',
+  port = server.port,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: route, method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString();
-        resolve({ status: res.statusCode ?? 0, body: res.headers['content-type']?.startsWith('application/json') ? JSON.parse(text) : { status: text } });
+        resolve({
+          status: res.statusCode ?? 0,
+          body: res.headers['content-type']?.startsWith('application/json') ? JSON.parse(text) : { status: text },
+        });
       });
     });
     req.on('error', reject);
@@ -164,7 +201,10 @@ const png = { 'Content-Type': 'image/png' };
 describe('serve: the server under load and abuse', () => {
   test('50 concurrent uploads all get the answer analyzeImage gives', async () => {
     const replies = await Promise.all(Array.from({ length: 50 }, () => send('/api/analyze', BYTES, png)));
-    const want = { mines: expected.analysis.deductions!.mines.map(parseCellName), safe: expected.analysis.deductions!.safe.map(parseCellName) };
+    const want = {
+      mines: expected.analysis.deductions!.mines.map(parseCellName),
+      safe: expected.analysis.deductions!.safe.map(parseCellName),
+    };
     for (const reply of replies) {
       expect(reply.status).toBe(200);
       expect({ mines: reply.body.mines, safe: reply.body.safe }).toEqual(want);
@@ -189,11 +229,15 @@ describe('serve: the server under load and abuse', () => {
     // them are read while one runs is up to timing; of ten, some are.
     const small = await startServer({ port: 0, jobs: 1, maxWaiting: 0 });
     try {
-      const replies = await Promise.all(Array.from({ length: 10 }, () => send('/api/analyze', BYTES, png, 'POST', small.port)));
+      const replies = await Promise.all(
+        Array.from({ length: 10 }, () => send('/api/analyze', BYTES, png, 'POST', small.port)),
+      );
       const statuses = new Set(replies.map((r) => r.status));
       expect([...statuses].sort()).toEqual([200, 503]);
-      for (const reply of replies.filter((r) => r.status === 200)) expect(reply.body.mines).toEqual(expected.analysis.deductions!.mines.map(parseCellName));
-      for (const reply of replies.filter((r) => r.status === 503)) expect(reply.body.error).toBe('the server is busy: try again in a moment');
+      for (const reply of replies.filter((r) => r.status === 200))
+        expect(reply.body.mines).toEqual(expected.analysis.deductions!.mines.map(parseCellName));
+      for (const reply of replies.filter((r) => r.status === 503))
+        expect(reply.body.error).toBe('the server is busy: try again in a moment');
     } finally {
       await small.close();
     }
@@ -205,7 +249,10 @@ describe('serve: the server under load and abuse', () => {
     const declared = await send('/api/analyze', big, png);
     expect(declared.status).toBe(413);
     expect(declared.body.error).toBe('the file is too large (20.0 MB); the limit is 20.0 MB');
-    const streamed = await send('/api/analyze', [big.subarray(0, 1 << 20), big.subarray(1 << 20)], { ...png, 'Transfer-Encoding': 'chunked' });
+    const streamed = await send('/api/analyze', [big.subarray(0, 1 << 20), big.subarray(1 << 20)], {
+      ...png,
+      'Transfer-Encoding': 'chunked',
+    });
     expect(streamed.status).toBe(413);
     expect(streamed.body.error).toMatch(/too large/);
     expect((await send('/api/analyze', BYTES, png)).status).toBe(200); // and it still serves
@@ -240,7 +287,13 @@ describe('serve: the server under load and abuse', () => {
     expect(page.body.status).toContain('<option value="xdemineur">xdemineur</option>');
     expect((await send('/app.js', Buffer.alloc(0), {}, 'GET')).status).toBe(200);
     expect((await send('/style.css', Buffer.alloc(0), {}, 'GET')).status).toBe(200);
-    for (const route of ['/index.html', '/web/app.js', '/../package.json', '/%2e%2e/package.json', '/api/analyze/../../package.json']) {
+    for (const route of [
+      '/index.html',
+      '/web/app.js',
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/api/analyze/../../package.json',
+    ]) {
       expect((await send(route, Buffer.alloc(0), {}, 'GET')).status).toBe(404);
     }
     expect((await send('/api/analyze', Buffer.alloc(0), {}, 'GET')).status).toBe(405);

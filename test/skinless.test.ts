@@ -8,11 +8,16 @@ import { readWithoutSkin } from '../src/read/skinless';
 
 // The skin-free fallback (--skin none) on held-out shots of every game, none of their skins given: what it
 // reads must be right (unreadable is allowed, wrong is not), and so must every deduction drawn from it.
-const SHOTS = ['xdemineur', 'ace-minesweeper', 'xbomb', 'gnome-mines', 'kmines'].flatMap((game) => readdirSync(path.join(FIXTURES, game))
-  .filter((f) => /^s2-\d+\.png$/.test(f)).map((f) => path.join(game, f)));
+const SHOTS = ['xdemineur', 'ace-minesweeper', 'xbomb', 'gnome-mines', 'kmines'].flatMap((game) =>
+  readdirSync(path.join(FIXTURES, game))
+    .filter((f) => /^s2-\d+\.png$/.test(f))
+    .map((f) => path.join(game, f)),
+);
 
 function trueMines(shot: string): Set<string> {
-  const rows = readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.mines.txt')), 'utf8').trim().split('\n');
+  const rows = readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.mines.txt')), 'utf8')
+    .trim()
+    .split('\n');
   return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
 }
 
@@ -68,7 +73,11 @@ describe.each(Object.keys(VARIANTS))('without its skin, as %s', (variant) => {
     const { analysis } = await analyzeImage(await VARIANTS[variant](path.join(FIXTURES, shot)), shot, { skin: 'none' });
     const truth = readBoard(path.join(FIXTURES, shot.replace(/\.png$/, '.board.txt')));
     if (!analysis.board || analysis.board.rows !== truth.rows || analysis.board.cols !== truth.cols) return; // not located: nothing claimed
-    const misread = analysis.board.cells.flatMap((line, r) => line.flatMap((cell, c) => (cell !== '.' && cell !== truth.cells[r][c] ? [`r${r}c${c} ${truth.cells[r][c]}→${cell}`] : [])));
+    const misread = analysis.board.cells.flatMap((line, r) =>
+      line.flatMap((cell, c) =>
+        cell !== '.' && cell !== truth.cells[r][c] ? [`r${r}c${c} ${truth.cells[r][c]}→${cell}`] : [],
+      ),
+    );
     expect(misread).toEqual([]);
     const mines = trueMines(shot);
     expect(analysis.deductions!.mines.filter((c) => !mines.has(c))).toEqual([]);

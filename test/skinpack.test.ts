@@ -2,7 +2,17 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { BUILTIN_SKINS, builtinSkinNames, loadCounter, loadSkin, packSkins, saveSkin } from '../src/skin/skin';
-import { contentStamp, FOLDER_PACK, folderPacked, folderPackOf, packed, packOf, SKIN_PACK, stampOf, usePack } from '../src/skin/skinpack';
+import {
+  contentStamp,
+  FOLDER_PACK,
+  folderPacked,
+  folderPackOf,
+  packed,
+  packOf,
+  SKIN_PACK,
+  stampOf,
+  usePack,
+} from '../src/skin/skinpack';
 import { decode } from '../src/image/decode';
 import { writePng } from '../src/image/encode';
 
@@ -27,9 +37,15 @@ function canonical(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const type = Object.prototype.toString.call(value).slice(8, -1);
   if (ArrayBuffer.isView(value)) return [type, Array.from(value as unknown as ArrayLike<number>)];
-  if (type === 'Map') return [type, Array.from((value as Map<unknown, unknown>).entries(), ([k, v]) => [canonical(k), canonical(v)])];
+  if (type === 'Map')
+    return [type, Array.from((value as Map<unknown, unknown>).entries(), ([k, v]) => [canonical(k), canonical(v)])];
   if (type === 'Array') return [type, (value as unknown[]).map(canonical)];
-  return [type, Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])])];
+  return [
+    type,
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+  ];
 }
 
 const stampOfFolder = (name: string, json: string) =>
@@ -69,7 +85,16 @@ test('a built-in skin whose folder matches its entry is loaded from the pack; a 
   const folder = path.join(BUILTIN_SKINS, 'xdemineur');
   const fromPngs = await loadSkin(folder);
   const file = path.join(dir, 'marked.pack');
-  writeFileSync(file, packOf([{ key: 'skin:xdemineur', stamp: stampOfFolder('xdemineur', 'skin.json'), value: { ...fromPngs, maxRatio: 0.123 } }]));
+  writeFileSync(
+    file,
+    packOf([
+      {
+        key: 'skin:xdemineur',
+        stamp: stampOfFolder('xdemineur', 'skin.json'),
+        value: { ...fromPngs, maxRatio: 0.123 },
+      },
+    ]),
+  );
   usePack(file);
   expect((await loadSkin('xdemineur')).maxRatio).toBe(0.123);
   expect((await loadSkin(folder)).maxRatio).toBe(fromPngs.maxRatio);
@@ -89,7 +114,15 @@ test('a folder that lists other files or other JSON than when packed is not take
   const json = readFileSync(path.join(BUILTIN_SKINS, 'xdemineur', 'skin.json'), 'utf8');
   expect(packed('skin:xdemineur', stampOf(listing, json))).toBeDefined();
   expect(packed('skin:xdemineur', stampOf([...listing, '1-z.png'], json))).toBeUndefined();
-  expect(packed('skin:xdemineur', stampOf(listing.filter((f) => f !== '1.png'), json))).toBeUndefined();
+  expect(
+    packed(
+      'skin:xdemineur',
+      stampOf(
+        listing.filter((f) => f !== '1.png'),
+        json,
+      ),
+    ),
+  ).toBeUndefined();
   const otherJson = json.replace(/"maxDistance": \d+/, '"maxDistance": 1');
   expect(otherJson).not.toBe(json);
   expect(packed('skin:xdemineur', stampOf(listing, otherJson))).toBeUndefined();
@@ -108,9 +141,15 @@ test('no pack, or a damaged one: the skins are read from their PNGs', async () =
 });
 
 describe("a learned skin's own pack (skin.pack beside its PNGs)", () => {
-  const templatesOf = (folder: string) => readdirSync(folder).filter((f) => f.endsWith('.png')).sort();
+  const templatesOf = (folder: string) =>
+    readdirSync(folder)
+      .filter((f) => f.endsWith('.png'))
+      .sort();
   const stampOfLearned = (folder: string) =>
-    contentStamp(templatesOf(folder).map((name) => ({ name, bytes: readFileSync(path.join(folder, name)) })), readFileSync(path.join(folder, 'skin.json'), 'utf8'));
+    contentStamp(
+      templatesOf(folder).map((name) => ({ name, bytes: readFileSync(path.join(folder, name)) })),
+      readFileSync(path.join(folder, 'skin.json'), 'utf8'),
+    );
   const saved = async (name: string) => {
     const folder = path.join(dir, name);
     await saveSkin(await loadSkin(path.join(BUILTIN_SKINS, 'xbomb')), folder);
@@ -131,7 +170,10 @@ describe("a learned skin's own pack (skin.pack beside its PNGs)", () => {
   test('it is used while the PNGs and skin.json are as packed; a changed PNG, a damaged pack: the PNGs are read', async () => {
     const folder = await saved('marked');
     const fromPngs = await loadSkin(path.join(BUILTIN_SKINS, 'xbomb'));
-    writeFileSync(path.join(folder, FOLDER_PACK), folderPackOf({ ...fromPngs, maxRatio: 0.123 }, stampOfLearned(folder)));
+    writeFileSync(
+      path.join(folder, FOLDER_PACK),
+      folderPackOf({ ...fromPngs, maxRatio: 0.123 }, stampOfLearned(folder)),
+    );
     expect((await loadSkin(folder)).maxRatio).toBe(0.123);
     const first = path.join(folder, templatesOf(folder)[0]);
     const image = await decode(first);

@@ -8,10 +8,15 @@ import { FIXTURES, readBoard } from './helpers';
 // cost deductions) but never read as something it is not, and no deduction may contradict the layout.
 const GAMES = ['ace-minesweeper', 'gnome-mines', 'kmines', 'xbomb', 'xdemineur'];
 const SHOTS = GAMES.flatMap((game) =>
-  readdirSync(path.join(FIXTURES, game)).filter((f) => /^s2-\d+\.png$/.test(f)).map((f) => path.join(game, f)));
+  readdirSync(path.join(FIXTURES, game))
+    .filter((f) => /^s2-\d+\.png$/.test(f))
+    .map((f) => path.join(game, f)),
+);
 
 function trueMines(shot: string): Set<string> {
-  const rows = readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.mines.txt')), 'utf8').trim().split('\n');
+  const rows = readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.mines.txt')), 'utf8')
+    .trim()
+    .split('\n');
   return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
 }
 
@@ -51,6 +56,10 @@ test.each(AT_ANOTHER_SIZE)('%s: a label learned at another cell size is read (%s
   for (const name of cells.split(' ')) {
     const [row, col] = (/r(\d+)c(\d+)/.exec(name) as RegExpExecArray).slice(1).map(Number);
     const reading = analysis.readings!.find((r) => r.row === row && r.col === col);
-    expect({ name, cell: reading?.cell, unreadable: reading?.unreadable }).toEqual({ name, cell: truth.cells[row][col], unreadable: false });
+    expect({ name, cell: reading?.cell, unreadable: reading?.unreadable }).toEqual({
+      name,
+      cell: truth.cells[row][col],
+      unreadable: false,
+    });
   }
 });

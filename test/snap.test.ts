@@ -8,7 +8,12 @@ import { analyzeImage } from '../src/analyze/analyze';
 import type { Board, Grid } from '../src/common/types';
 import { FIXTURES, cellsDiffer, readBoard, scaled } from './helpers';
 
-const jpegOf = async (game: string, shot: string) => decode(await sharp(path.join(FIXTURES, game, `${shot}.png`)).jpeg({ quality: 75 }).toBuffer());
+const jpegOf = async (game: string, shot: string) =>
+  decode(
+    await sharp(path.join(FIXTURES, game, `${shot}.png`))
+      .jpeg({ quality: 75 })
+      .toBuffer(),
+  );
 
 // KMines' green theme as JPEG (q=75): the grid fitted on it drifts (left 1.5 px off, pitch 0.2 % off
 // each way); on the grass, half a pixel off already doubles the distance to every template, and 40 of the
@@ -55,9 +60,13 @@ const aceShots = fs.readdirSync(path.join(FIXTURES, 'ace-minesweeper')).filter((
 test.each(aceShots)('ace %s at 100 %%: every count sits exactly on its template', async (shot) => {
   const file = path.join(FIXTURES, 'ace-minesweeper', shot);
   const { analysis } = await analyzeImage(file, file);
-  const counts = analysis.readings!.filter((r) => /[1-8]/.test(r.cell) && !(r.cell === '3' && analysis.grid?.pitchX === 36));
+  const counts = analysis.readings!.filter(
+    (r) => /[1-8]/.test(r.cell) && !(r.cell === '3' && analysis.grid?.pitchX === 36),
+  );
   expect(counts.length).toBeGreaterThan(10);
-  expect(counts.filter((r) => r.distance > 0).map((r) => `r${r.row}c${r.col} ${r.cell} ${r.distance.toFixed(1)}`)).toEqual([]);
+  expect(
+    counts.filter((r) => r.distance > 0).map((r) => `r${r.row}c${r.col} ${r.cell} ${r.distance.toFixed(1)}`),
+  ).toEqual([]);
   expect(analysis.board?.cells).toEqual(readBoard(file.replace(/\.png$/, '.board.txt')).cells);
 });
 

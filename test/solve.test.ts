@@ -7,7 +7,16 @@ import * as cardinality from '../src/solve/cardinality';
 import { MiniSat } from '../src/solve/minisat';
 import { shapeOf } from '../src/solve/space';
 import type { Board, Constraint, Coord, Deductions, Problem } from '../src/common/types';
-import { bruteBoard, bruteProblem, endgamePosition, type Game, mulberry32, open, randomGame, smallPosition } from './brute';
+import {
+  bruteBoard,
+  bruteProblem,
+  endgamePosition,
+  type Game,
+  mulberry32,
+  open,
+  randomGame,
+  smallPosition,
+} from './brute';
 
 const SEED = 20240601;
 const show = (board: Board) => formatBoard(board).trimEnd();
@@ -28,8 +37,10 @@ describe('solve vs brute force', () => {
           const expected = bruteBoard(board, totalMines, trustFlags);
           deductions += actual.mines.length + actual.safe.length;
           if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-            failures.push(`seed ${seed} total=${totalMines} trustFlags=${trustFlags}\n${show(board)}\n` +
-              `solve ${JSON.stringify(actual)}\nbrute ${JSON.stringify(expected)}`);
+            failures.push(
+              `seed ${seed} total=${totalMines} trustFlags=${trustFlags}\n${show(board)}\n` +
+                `solve ${JSON.stringify(actual)}\nbrute ${JSON.stringify(expected)}`,
+            );
           }
         }
       }
@@ -54,10 +65,13 @@ describe('solve vs brute force', () => {
       const actual = solve(problem);
       const expected = bruteProblem(problem);
       statuses.add(actual.status);
-      if (satisfiable(problem) !== (expected.status === 'ok')) failures.push(`case ${i}: satisfiable says ${satisfiable(problem)}`);
+      if (satisfiable(problem) !== (expected.status === 'ok'))
+        failures.push(`case ${i}: satisfiable says ${satisfiable(problem)}`);
       if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-        failures.push(`case ${i} ${JSON.stringify(problem)}\n` +
-          `solve ${JSON.stringify(actual)}\nbrute ${JSON.stringify(expected)}`);
+        failures.push(
+          `case ${i} ${JSON.stringify(problem)}\n` +
+            `solve ${JSON.stringify(actual)}\nbrute ${JSON.stringify(expected)}`,
+        );
       }
     }
     expect(failures.slice(0, 5)).toEqual([]);
@@ -83,7 +97,11 @@ describe("the SAT check of the counting engine's claims", () => {
       const [mines, safe] = [new Set(truth.mines), new Set(truth.safe)];
       // claims as the counting engine makes them: frontier cells one by one, the outside cells all together
       const units = [...shape.frontier.map((cell) => [cell]), ...(shape.outside.length ? [shape.outside] : [])];
-      const claimed: Deductions = { status: rand() < 0.1 ? (truth.status === 'ok' ? 'inconsistent' : 'ok') : truth.status, mines: [], safe: [] };
+      const claimed: Deductions = {
+        status: rand() < 0.1 ? (truth.status === 'ok' ? 'inconsistent' : 'ok') : truth.status,
+        mines: [],
+        safe: [],
+      };
       let wrongClaim = false;
       for (const unit of units) {
         const certain = mines.has(unit[0]) ? 'mine' : safe.has(unit[0]) ? 'safe' : null;
@@ -101,7 +119,10 @@ describe("the SAT check of the counting engine's claims", () => {
       const confirmed = satConfirms(problem, claimed);
       seen[adders.mock.calls.length > before ? 'withAdder' : 'withoutAdder']++;
       seen[confirmed ? 'confirmed' : 'refuted']++;
-      if (confirmed !== right) failures.push(`case ${i} total=${total} outside=${[...outside]}\n${show(board)}\nclaimed ${JSON.stringify(claimed)}\nbrute ${JSON.stringify(truth)}`);
+      if (confirmed !== right)
+        failures.push(
+          `case ${i} total=${total} outside=${[...outside]}\n${show(board)}\nclaimed ${JSON.stringify(claimed)}\nbrute ${JSON.stringify(truth)}`,
+        );
     }
     adders.mockRestore();
     expect(failures.slice(0, 3)).toEqual([]);
@@ -133,8 +154,9 @@ describe('expert boards (16x30, 99 mines)', () => {
             ...result.safe.filter((name) => isMine(game, name)),
           ];
           if (result.status !== 'ok' || wrong.length > 0) {
-            failures.push(`board ${i} step ${step} total=${totalMines}: ${result.status} wrong ${wrong}\n` +
-              show(game.board));
+            failures.push(
+              `board ${i} step ${step} total=${totalMines}: ${result.status} wrong ${wrong}\n` + show(game.board),
+            );
           }
         }
         for (const name of solve(encode(game.board)).safe) open(game.mine, game.board, ...parseCellName(name));
@@ -170,7 +192,10 @@ describe('MiniSat aborting', () => {
     expect(log).not.toHaveBeenCalled();
     log.mockRestore();
     const seen: MiniSat[] = [];
-    const spy = jest.spyOn(MiniSat.prototype, 'solveAssuming').mockImplementation(function (this: MiniSat, variable?: number) {
+    const spy = jest.spyOn(MiniSat.prototype, 'solveAssuming').mockImplementation(function (
+      this: MiniSat,
+      variable?: number,
+    ) {
       seen.push(this);
       return solveAssuming.call(this, variable as number);
     });
@@ -229,8 +254,7 @@ describe('encode', () => {
     expect(trusted.constraints).toContainEqual({ cells: ['r1c2'], count: -1, source: 'r2c1' });
   });
   test('identical constraints are kept once', () => {
-    expect(encode(parseBoard('1.\n1.\n')).constraints)
-      .toEqual([{ cells: ['r0c1', 'r1c1'], count: 1, source: 'r0c0' }]);
+    expect(encode(parseBoard('1.\n1.\n')).constraints).toEqual([{ cells: ['r0c1', 'r1c1'], count: 1, source: 'r0c0' }]);
   });
 });
 
@@ -238,11 +262,25 @@ describe('board text', () => {
   test('round trip with header, overlays read as hidden', () => {
     const text = '# rows=2 cols=3 mines=2\n.1F\n?*X\n';
     const board = parseBoard(text);
-    expect(board).toEqual<Board>({ rows: 2, cols: 3, totalMines: 2, cells: [['.', '1', 'F'], ['?', '*', 'X']] });
+    expect(board).toEqual<Board>({
+      rows: 2,
+      cols: 3,
+      totalMines: 2,
+      cells: [
+        ['.', '1', 'F'],
+        ['?', '*', 'X'],
+      ],
+    });
     expect(formatBoard(board)).toBe(text);
     const overlay = formatBoard(board, { mines: [[0, 0]], safe: [[1, 0]] });
     expect(overlay).toBe('# rows=2 cols=3 mines=2\nm1F\ns*X\n');
-    expect(parseBoard(overlay)).toEqual({ ...board, cells: [['.', '1', 'F'], ['.', '*', 'X']] });
+    expect(parseBoard(overlay)).toEqual({
+      ...board,
+      cells: [
+        ['.', '1', 'F'],
+        ['.', '*', 'X'],
+      ],
+    });
     expect(formatBoard(parseBoard('\r\n01!\r\n\r\n.8.\r\n'))).toBe('01!\n.8.\n');
   });
   test('one-line errors', () => {
@@ -261,7 +299,11 @@ describe('board text', () => {
   });
   test('neighbours and cell names', () => {
     const board = parseBoard('...\n...\n');
-    expect(neighbours(board, 0, 0)).toEqual<Coord[]>([[0, 1], [1, 0], [1, 1]]);
+    expect(neighbours(board, 0, 0)).toEqual<Coord[]>([
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ]);
     expect(neighbours(board, 1, 1)).toHaveLength(5);
     expect(parseCellName(cellName(12, 29))).toEqual([12, 29]);
     expect(() => parseCellName('x1')).toThrow("not a cell name: 'x1'");
@@ -278,8 +320,11 @@ describe('the seed position (mine01)', () => {
     if (!present) throw new Error(`seed expectations missing: ${files.join(', ')}`);
     const board = parseBoard(fs.readFileSync(files[0], 'utf8'));
     const solvedText = fs.readFileSync(files[1], 'utf8');
-    const overlay = (mark: string) => solvedText.split('\n').filter((line) => line !== '' && !line.startsWith('#'))
-      .flatMap((line, r) => [...line].flatMap((ch, c) => (ch === mark ? [cellName(r, c)] : [])));
+    const overlay = (mark: string) =>
+      solvedText
+        .split('\n')
+        .filter((line) => line !== '' && !line.startsWith('#'))
+        .flatMap((line, r) => [...line].flatMap((ch, c) => (ch === mark ? [cellName(r, c)] : [])));
     const result = solve(encode(board, { totalMines: null }));
     expect(result).toEqual({ status: 'ok', mines: overlay('m'), safe: overlay('s') });
     expect([result.mines.length, result.safe.length]).toEqual([60, 10]);

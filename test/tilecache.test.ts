@@ -16,11 +16,14 @@ afterAll(tmp.cleanup);
 let hook: string;
 beforeAll(() => {
   hook = path.join(tmp.dir, 'dlopen-hook.js');
-  writeFileSync(hook, `const dlopen = process.dlopen;
+  writeFileSync(
+    hook,
+    `const dlopen = process.dlopen;
     process.dlopen = function (module, file, ...rest) {
       process.stderr.write('dlopen ' + require('node:path').basename(file) + '\\n');
       return dlopen.call(this, module, file, ...rest);
-    };`);
+    };`,
+  );
 });
 
 let runs = 0;
@@ -28,7 +31,10 @@ let runs = 0;
 /** The CLI on SHOT with these variables: its annotated PNG, and whether it loaded sharp. */
 function annotate(env: NodeJS.ProcessEnv, args: string[] = []): { png: Buffer; sharp: boolean } {
   const out = path.join(tmp.dir, `out${++runs}.png`);
-  const run = spawnSync(process.execPath, ['-r', hook, BIN, SHOT, '-o', out, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const run = spawnSync(process.execPath, ['-r', hook, BIN, SHOT, '-o', out, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   expect(run.status).toBe(0);
   return { png: readFileSync(out), sharp: /^dlopen .*sharp/m.test(run.stderr) };
 }
@@ -51,7 +57,10 @@ test('a second run draws the same PNG from the tiles the first kept, without loa
 test('the cache is in $XDG_CACHE_HOME/mine-assist unless named; MINE_ASSIST_CACHE=off keeps nothing', () => {
   const home = path.join(tmp.dir, 'xdg');
   const { MINE_ASSIST_CACHE: _, ...env } = process.env;
-  const run = (extra: NodeJS.ProcessEnv) => spawnSync(process.execPath, [BIN, SHOT, '-o', path.join(tmp.dir, 'xdg.png')], { env: { ...env, XDG_CACHE_HOME: home, ...extra } });
+  const run = (extra: NodeJS.ProcessEnv) =>
+    spawnSync(process.execPath, [BIN, SHOT, '-o', path.join(tmp.dir, 'xdg.png')], {
+      env: { ...env, XDG_CACHE_HOME: home, ...extra },
+    });
   expect(run({ MINE_ASSIST_CACHE: 'off' }).status).toBe(0);
   expect(existsSync(home)).toBe(false);
   expect(run({}).status).toBe(0);
@@ -70,7 +79,12 @@ test('a damaged file, tiles another sharp drew, or a file far too large are pass
   // the same tiles, painted red, as if another version of sharp had drawn them
   const kept = deserialize(readFileSync(file)) as { drawnBy: string; tiles: [string, number, number, Uint8Array][] };
   expect(kept.tiles.length).toBeGreaterThan(0);
-  const red = kept.tiles.map(([tile, width, height]) => [tile, width, height, new Uint8Array(4 * width * height).fill(255)]);
+  const red = kept.tiles.map(([tile, width, height]) => [
+    tile,
+    width,
+    height,
+    new Uint8Array(4 * width * height).fill(255),
+  ]);
   writeFileSync(file, serialize({ drawnBy: 'sharp 0.0.1', tiles: red }));
   const afterOther = annotate({ MINE_ASSIST_CACHE: cache });
   expect(afterOther.sharp).toBe(true);
@@ -82,14 +96,17 @@ test('a damaged file, tiles another sharp drew, or a file far too large are pass
   expect(painted.png.equals(fresh)).toBe(false);
   // a file far larger than this package writes is not read (each run would read it): the PNG is drawn afresh, and the
   // file written anew
-  writeFileSync(file, serialize({ drawnBy: kept.drawnBy, tiles: [...red, ['unused', 1024, 1024, new Uint8Array(4 << 20)]] }));
+  writeFileSync(
+    file,
+    serialize({ drawnBy: kept.drawnBy, tiles: [...red, ['unused', 1024, 1024, new Uint8Array(4 << 20)]] }),
+  );
   const afterLarge = annotate({ MINE_ASSIST_CACHE: cache });
   expect(afterLarge.sharp).toBe(true);
   expect(afterLarge.png.equals(fresh)).toBe(true);
   expect(readFileSync(file).length).toBeLessThan(1 << 20);
 });
 
-test('tiles set in fonts that have changed since (a font installed: fontconfig\'s caches made anew) are drawn again', () => {
+test("tiles set in fonts that have changed since (a font installed: fontconfig's caches made anew) are drawn again", () => {
   const fresh = annotate({ MINE_ASSIST_CACHE: 'off' }).png;
   const cache = path.join(tmp.dir, 'fonts');
   // fontconfig's cache of the user's fonts is in $XDG_CACHE_HOME/fontconfig, a folder the tiles' stamp looks at
@@ -107,7 +124,9 @@ test('tiles set in fonts that have changed since (a font installed: fontconfig\'
 
 test('`serve` keeps the tiles it drew: the CLI then draws the same screenshot without loading sharp', async () => {
   const cache = path.join(tmp.dir, 'served');
-  const server = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, MINE_ASSIST_CACHE: cache } });
+  const server = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+    env: { ...process.env, MINE_ASSIST_CACHE: cache },
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let said = '';
@@ -118,7 +137,11 @@ test('`serve` keeps the tiles it drew: the CLI then draws the same screenshot wi
       });
       server.on('exit', (code) => reject(new Error(`serve exited (${code})`)));
     });
-    const reply = await fetch(new URL('/api/analyze', url), { method: 'POST', body: readFileSync(SHOT), headers: { 'Content-Type': 'image/png' } });
+    const reply = await fetch(new URL('/api/analyze', url), {
+      method: 'POST',
+      body: readFileSync(SHOT),
+      headers: { 'Content-Type': 'image/png' },
+    });
     expect(reply.status).toBe(200);
     await reply.json();
   } finally {
@@ -133,7 +156,8 @@ test('`serve` keeps the tiles it drew: the CLI then draws the same screenshot wi
 test('the file keeps about 512 KB of tiles, the least recently used dropped first', () => {
   const cache = path.join(tmp.dir, 'trimmed');
   const picture = (fill: number) => ({ width: 128, height: 128, data: new Uint8Array(4 * 128 * 128).fill(fill) });
-  const stored = () => (deserialize(readFileSync(path.join(cache, 'tiles.bin'))) as { tiles: [string][] }).tiles.map(([tile]) => tile);
+  const stored = () =>
+    (deserialize(readFileSync(path.join(cache, 'tiles.bin'))) as { tiles: [string][] }).tiles.map(([tile]) => tile);
   const before = process.env.MINE_ASSIST_CACHE;
   process.env.MINE_ASSIST_CACHE = cache;
   try {

@@ -17,10 +17,13 @@ async function readsRight(file: string, input: Buffer | string): Promise<void> {
 }
 
 describe('locating at other scales and in other pictures', () => {
-  test.each([1.5, 2.5])('ace-minesweeper 11×11 at %d×: the dotted cell borders are not taken for the board', async (factor) => {
-    const file = shot('ace-minesweeper', 's2-01.png');
-    await readsRight(file, await scaled(file, factor));
-  });
+  test.each([1.5, 2.5])(
+    'ace-minesweeper 11×11 at %d×: the dotted cell borders are not taken for the board',
+    async (factor) => {
+      const file = shot('ace-minesweeper', 's2-01.png');
+      await readsRight(file, await scaled(file, factor));
+    },
+  );
 
   test('ace-minesweeper 16×16 at 0.5×: an edge column of open cells with faint borders is still board', async () => {
     const file = shot('ace-minesweeper', 's2-02.png');
@@ -52,8 +55,12 @@ describe('locating at other scales and in other pictures', () => {
     const misread = analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col]);
     expect(misread).toEqual([]);
     expect(analysis.unreadable).toEqual([]);
-    const mines = new Set(readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n')
-      .flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
+    const mines = new Set(
+      readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8')
+        .trim()
+        .split('\n')
+        .flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))),
+    );
     expect(analysis.deductions!.mines.filter((c) => !mines.has(c))).toEqual([]);
     expect(analysis.deductions!.safe.filter((c) => mines.has(c))).toEqual([]);
   });
@@ -63,7 +70,12 @@ describe('locating at other scales and in other pictures', () => {
     for (const file of [shot('kmines', 's3-03.png'), shot('kmines/sprites', 's32-03.png')]) {
       const { analysis } = await analyzeImage(await sharp(file).webp({ quality: 80 }).toBuffer(), file);
       const truth = truthOf(file);
-      expect([file, analysis.error, analysis.board?.rows, analysis.board?.cols]).toEqual([file, undefined, truth.rows, truth.cols]);
+      expect([file, analysis.error, analysis.board?.rows, analysis.board?.cols]).toEqual([
+        file,
+        undefined,
+        truth.rows,
+        truth.cols,
+      ]);
       const misread = analysis.readings!.filter((r) => !r.unreadable && r.cell !== truth.cells[r.row][r.col]);
       expect(misread).toEqual([]);
     }
@@ -83,7 +95,10 @@ describe('locating at other scales and in other pictures', () => {
       const [width, height, m] = [w.w + 100, w.h + 100, 50];
       const shadow = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect x="${m}" y="${m + 12}" width="${w.w}" height="${w.h}" fill-opacity="0.5"/></svg>`;
       const blurred = await sharp(Buffer.from(shadow)).blur(14).png().toBuffer();
-      const capture = await sharp(blurred).composite([{ input: win, left: m, top: m }]).png().toBuffer();
+      const capture = await sharp(blurred)
+        .composite([{ input: win, left: m, top: m }])
+        .png()
+        .toBuffer();
       const { image, analysis } = await analyzeImage(capture, file);
       expect(image?.opaque).toBe(false);
       expect(analysis.error).toBeUndefined();
@@ -145,7 +160,7 @@ describe('locating at other scales and in other pictures', () => {
     }
   });
 
-  test('KMines green at 0.5×: the grass texture\'s outlines fall into two lattices over one area (pitch a little off), read as one board', async () => {
+  test("KMines green at 0.5×: the grass texture's outlines fall into two lattices over one area (pitch a little off), read as one board", async () => {
     const file = shot('kmines', 's3-03.png');
     const { analysis } = await analyzeImage(await scaled(file, 0.5), file);
     const truth = truthOf(file);
@@ -158,7 +173,10 @@ describe('locating at other scales and in other pictures', () => {
     const file = shot('xdemineur', 's2-02.png');
     const { width = 0, height = 0 } = await sharp(file).metadata();
     const twice = await sharp({ create: { width: width * 2, height, channels: 3, background: '#000' } })
-      .composite([{ input: file, left: 0, top: 0 }, { input: file, left: width - 500 + 7, top: 3 }])
+      .composite([
+        { input: file, left: 0, top: 0 },
+        { input: file, left: width - 500 + 7, top: 3 },
+      ])
       .png()
       .toBuffer();
     const { analysis } = await analyzeImage(twice, 'twice.png');
@@ -186,15 +204,23 @@ describe('locating at other scales and in other pictures', () => {
     expect([analysis.error, analysis.board?.rows, analysis.board?.cols]).toEqual([undefined, 16, 30]);
     expect(cellsDiffer(analysis.board!, truth)).toEqual([]);
     expect(analysis.counter?.used).toBe(true);
-    const mines = new Set(readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8').trim().split('\n')
-      .flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
+    const mines = new Set(
+      readFileSync(file.replace(/\.png$/, '.mines.txt'), 'utf8')
+        .trim()
+        .split('\n')
+        .flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))),
+    );
     expect(analysis.deductions!.mines.filter((c) => !mines.has(c))).toEqual([]);
     expect(analysis.deductions!.safe.filter((c) => mines.has(c))).toEqual([]);
   });
 
   test('a window of monospaced text is not several boards', async () => {
     // its glyphs 9 px apart on lines 21 px apart make two lattices of 18×21 px "cells" (before: "several boards")
-    const lines = Array.from({ length: 30 }, (_, i) => `<text x="20" y="${40 + 21 * i}" font-size="15" font-family="monospace">Lorem ipsum dolor sit amet 12345 consectetur adipiscing elit ${i}</text>`);
+    const lines = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `<text x="20" y="${40 + 21 * i}" font-size="15" font-family="monospace">Lorem ipsum dolor sit amet 12345 consectetur adipiscing elit ${i}</text>`,
+    );
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect width="1000" height="700" fill="#eee"/>${lines.join('')}</svg>`;
     const { analysis } = await analyzeImage(await sharp(Buffer.from(svg)).png().toBuffer(), 'text.png');
     expect(analysis.status).toBe('error');
@@ -207,25 +233,34 @@ async function synthetic(board: Board): Promise<Buffer> {
   const [pitch, margin] = [21, 30];
   const name = (ch: string) => (ch === '.' ? 'hidden' : ch === 'F' ? 'flag' : ch);
   const templates = new Map<string, RgbaImage>();
-  for (const ch of new Set(board.cells.flat())) templates.set(ch, await decode(path.join(__dirname, '../skins/xdemineur', `${name(ch)}.png`)));
+  for (const ch of new Set(board.cells.flat()))
+    templates.set(ch, await decode(path.join(__dirname, '../skins/xdemineur', `${name(ch)}.png`)));
   const [width, height] = [board.cols * pitch + 2 * margin, board.rows * pitch + 2 * margin];
   const data = Buffer.alloc(width * height * 4, 0xc0);
-  board.cells.forEach((row, r) => row.forEach((ch, c) => {
-    const t = templates.get(ch) as RgbaImage;
-    for (let y = 0; y < pitch; y++) {
-      const from = y * pitch * 4;
-      data.set(t.data.subarray(from, from + pitch * 4), ((margin + r * pitch + y) * width + margin + c * pitch) * 4);
-    }
-  }));
-  return sharp(data, { raw: { width, height, channels: 4 } }).png().toBuffer();
+  board.cells.forEach((row, r) =>
+    row.forEach((ch, c) => {
+      const t = templates.get(ch) as RgbaImage;
+      for (let y = 0; y < pitch; y++) {
+        const from = y * pitch * 4;
+        data.set(t.data.subarray(from, from + pitch * 4), ((margin + r * pitch + y) * width + margin + c * pitch) * 4);
+      }
+    }),
+  );
+  return sharp(data, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 describe('boards from 5×5 to 100×100 cells (made from the xdemineur templates)', () => {
-  test.each([[5, 5, 3, 1], [100, 100, 1500, 6]])('%d×%d: located whole, no cell misread', async (rows, cols, mines, clicks) => {
+  test.each([
+    [5, 5, 3, 1],
+    [100, 100, 1500, 6],
+  ])('%d×%d: located whole, no cell misread', async (rows, cols, mines, clicks) => {
     let board: Board | undefined;
     for (let seed = 1; !board; seed++) {
       const game = randomGame(mulberry32(seed), rows, cols, mines, clicks);
-      if (!game.board.cells.flat().some((ch) => /[6-8]/.test(ch)) && game.board.cells.flat().includes('1')) board = game.board;
+      if (!game.board.cells.flat().some((ch) => /[6-8]/.test(ch)) && game.board.cells.flat().includes('1'))
+        board = game.board;
     }
     const { analysis } = await analyzeImage(await synthetic(board), `synthetic ${rows}×${cols}`, { skin: 'xdemineur' });
     expect(analysis.error).toBeUndefined();
@@ -247,7 +282,9 @@ describe('what the output says about the reading', () => {
     const board = (await runCli([file, '--board', '-o', path.join(tmp.dir, 'b.png')])).stdout;
     expect(json.totalMines).toBe(90);
     expect(json.counter).toMatchObject({ read: true, used: true, total: 90, remaining: 66, text: '0066' });
-    expect(board.split('\n')[0]).toBe(`# rows=20 cols=24 mines=90 skin=xdemineur fit=${Math.round(json.skinFit.fit * 100)}%`);
+    expect(board.split('\n')[0]).toBe(
+      `# rows=20 cols=24 mines=90 skin=xdemineur fit=${Math.round(json.skinFit.fit * 100)}%`,
+    );
     expect(board.split('\n')[1]).not.toMatch(/^#/);
   });
 

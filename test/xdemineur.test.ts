@@ -6,10 +6,14 @@ import { FIXTURES, cellsDiffer, readBoard, scaled } from './helpers';
 // Screenshots of real xdemineur games captured here (../shared/tools/live, seed 2) with exact ground
 // truth; the built-in skin was learned from other games (fixtures/xdemineur/learn, seed 1).
 const DIR = path.join(FIXTURES, 'xdemineur');
-const SHOTS = readdirSync(DIR).filter((f) => /^s2-\d+\.png$/.test(f)).sort();
+const SHOTS = readdirSync(DIR)
+  .filter((f) => /^s2-\d+\.png$/.test(f))
+  .sort();
 
 function trueMines(shot: string): Set<string> {
-  const rows = readFileSync(path.join(DIR, shot.replace(/\.png$/, '.mines.txt')), 'utf8').trim().split('\n');
+  const rows = readFileSync(path.join(DIR, shot.replace(/\.png$/, '.mines.txt')), 'utf8')
+    .trim()
+    .split('\n');
   return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
 }
 

@@ -13,7 +13,10 @@ document.addEventListener('paste', (event) => {
     event.preventDefault();
     return analyse(file);
   }
-  if (!isTyping(event.target)) showError('The clipboard holds no picture. Copy a screenshot first (for example with PrtSc), then press Ctrl+V here.');
+  if (!isTyping(event.target))
+    showError(
+      'The clipboard holds no picture. Copy a screenshot first (for example with PrtSc), then press Ctrl+V here.',
+    );
 });
 
 document.addEventListener('dragover', (event) => {
@@ -48,13 +51,18 @@ window.addEventListener('resize', () => state.result && layout());
 function imageFrom(data) {
   if (!data) return null;
   const files = Array.from(data.files || []);
-  const items = Array.from(data.items || []).filter((i) => i.kind === 'file').map((i) => i.getAsFile()).filter(Boolean);
+  const items = Array.from(data.items || [])
+    .filter((i) => i.kind === 'file')
+    .map((i) => i.getAsFile())
+    .filter(Boolean);
   const all = files.length ? files : items;
   return all.find((f) => f.type.startsWith('image/')) || all[0] || null;
 }
 
 function isTyping(target) {
-  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+  return (
+    target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
+  );
 }
 
 // ---- talking to the server ----
@@ -71,8 +79,14 @@ async function analyse(file) {
   $('busy').hidden = false;
   let reply;
   try {
-    const response = await fetch('/api/analyze?' + params, { method: 'POST', headers: { 'Content-Type': file.type || 'application/octet-stream' }, body: file });
-    const body = await response.json().catch(() => ({ error: `the server answered ${response.status} ${response.statusText}` }));
+    const response = await fetch('/api/analyze?' + params, {
+      method: 'POST',
+      headers: { 'Content-Type': file.type || 'application/octet-stream' },
+      body: file,
+    });
+    const body = await response
+      .json()
+      .catch(() => ({ error: `the server answered ${response.status} ${response.statusText}` }));
     reply = response.ok ? { result: body } : { error: body.error || `the server answered ${response.status}` };
   } catch {
     reply = { error: 'The server did not answer. Is "mine-assist serve" still running?' };
@@ -109,7 +123,10 @@ function showResult(result) {
   $('result').hidden = false;
   $('mines-count').textContent = String(result.mines.length);
   $('safe-count').textContent = String(result.safe.length);
-  $('board').textContent = result.boardText.split('\n').filter((l) => !l.startsWith('#')).join('\n');
+  $('board').textContent = result.boardText
+    .split('\n')
+    .filter((l) => !l.startsWith('#'))
+    .join('\n');
   showVerdict(result);
   showFacts(result);
   const img = $('annotated');
@@ -123,25 +140,57 @@ function showVerdict(result) {
   verdict.replaceChildren();
   const size = `${result.board.length}×${result.board[0].length} board`;
   if (result.status === 'inconsistent') {
-    verdict.append(line('strong', 'Inconsistent board'), line('p', `The ${size} as read cannot happen: the counts framed in yellow cannot all hold. Check them in the game; one may be misread.`));
+    verdict.append(
+      line('strong', 'Inconsistent board'),
+      line(
+        'p',
+        `The ${size} as read cannot happen: the counts framed in yellow cannot all hold. Check them in the game; one may be misread.`,
+      ),
+    );
     if (result.conflictText) verdict.append(line('pre', result.conflictText));
     return;
   }
   const nothing = result.mines.length + result.safe.length === 0;
-  verdict.append(line('strong', nothing ? 'No certain cell' : 'Solved what can be proven'), line('p', nothing ? `Nothing on this ${size} is certain yet${result.bestGuess ? ': the blue “?” marks the best guess' : ''}.` : `${size}: green checks are safe to open, red discs are mines.`));
+  verdict.append(
+    line('strong', nothing ? 'No certain cell' : 'Solved what can be proven'),
+    line(
+      'p',
+      nothing
+        ? `Nothing on this ${size} is certain yet${result.bestGuess ? ': the blue “?” marks the best guess' : ''}.`
+        : `${size}: green checks are safe to open, red discs are mines.`,
+    ),
+  );
 }
 
 function showFacts(result) {
   const counter = result.counter || null;
-  const total = result.totalMines === null ? 'unknown — enter it above for more deductions' : `${result.totalMines}${counter && counter.used ? ' (from the mine counter)' : ''}`;
+  const total =
+    result.totalMines === null
+      ? 'unknown — enter it above for more deductions'
+      : `${result.totalMines}${counter && counter.used ? ' (from the mine counter)' : ''}`;
   const facts = [['Total mines', total]];
   if (counter) facts.push(['Mine counter', counterText(counter)]);
   const flags = result.flags;
   const flagged = flags.proven.length + flags.unproven.length + flags.wrong.length + (flags.trusted || []).length;
-  if (flagged) facts.push(['Flags', flags.trusted && flags.trusted.length ? `${flags.trusted.length} trusted` : `${flags.proven.length} proven, ${flags.unproven.length} unproven, ${flags.wrong.length} wrong`]);
-  if (result.bestGuess) facts.push(['Best guess', `${cellName(result.bestGuess)} (${percent(state.odds.get(String(result.bestGuess)))} mine)`]);
-  if (result.unreadable.length) facts.push(['Unreadable', `${result.unreadable.length} cell${result.unreadable.length === 1 ? '' : 's'} (treated as hidden)`]);
-  if (result.skin) facts.push(['Skin', `${result.skin}${result.skinFit ? ` (fit ${Math.round(result.skinFit.fit * 100)}%)` : ''}`]);
+  if (flagged)
+    facts.push([
+      'Flags',
+      flags.trusted && flags.trusted.length
+        ? `${flags.trusted.length} trusted`
+        : `${flags.proven.length} proven, ${flags.unproven.length} unproven, ${flags.wrong.length} wrong`,
+    ]);
+  if (result.bestGuess)
+    facts.push([
+      'Best guess',
+      `${cellName(result.bestGuess)} (${percent(state.odds.get(String(result.bestGuess)))} mine)`,
+    ]);
+  if (result.unreadable.length)
+    facts.push([
+      'Unreadable',
+      `${result.unreadable.length} cell${result.unreadable.length === 1 ? '' : 's'} (treated as hidden)`,
+    ]);
+  if (result.skin)
+    facts.push(['Skin', `${result.skin}${result.skinFit ? ` (fit ${Math.round(result.skinFit.fit * 100)}%)` : ''}`]);
   for (const note of result.notes) facts.push(['Note', note]);
   facts.push(['Time', `${result.ms} ms`]);
   $('facts').replaceChildren(...facts.flatMap(([term, value]) => [line('dt', term), line('dd', value)]));
@@ -150,8 +199,17 @@ function showFacts(result) {
 /** The game's mine counter as read: what it shows, and whether its total was used (and if not, why). */
 function counterText(counter) {
   if (!counter.read) return counter.text ? `not read (saw “${counter.text}”)` : 'not read';
-  const shows = [counter.remaining === null ? '' : `${counter.remaining} left`, counter.total === null ? '' : `${counter.total} in all`].filter(Boolean).join(', ');
-  const note = counter.used ? '' : counter.note ? ` — not used: ${counter.note.replace(/--mines (\d+) given/, 'total mines $1 entered')}` : ' — not used';
+  const shows = [
+    counter.remaining === null ? '' : `${counter.remaining} left`,
+    counter.total === null ? '' : `${counter.total} in all`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const note = counter.used
+    ? ''
+    : counter.note
+      ? ` — not used: ${counter.note.replace(/--mines (\d+) given/, 'total mines $1 entered')}`
+      : ' — not used';
   return `“${counter.text}”${shows ? ` (${shows})` : ''}${note}`;
 }
 
@@ -162,7 +220,14 @@ function line(tag, text) {
 }
 
 const cellName = ([row, col]) => `r${row}c${col}`;
-const percent = (p) => (p === null || p === undefined ? '?' : p > 0 && p < 0.001 ? '<0.1%' : p < 1 && p > 0.999 ? '>99.9%' : `${(p * 100).toFixed(1)}%`);
+const percent = (p) =>
+  p === null || p === undefined
+    ? '?'
+    : p > 0 && p < 0.001
+      ? '<0.1%'
+      : p < 1 && p > 0.999
+        ? '>99.9%'
+        : `${(p * 100).toFixed(1)}%`;
 
 // ---- the picture: zoomed to the board (or whole), and what is under the pointer ----
 
@@ -178,7 +243,10 @@ function view() {
   const y = Math.max(0, Math.floor(grid.top - 1.5 * margin)); // games often draw the mine counter above the board
   const bottom = Math.min(height, Math.ceil(grid.top + grid.rows * grid.pitchY + margin + legend));
   // at least 4:3, widened to the right, where the legend may run past a narrow board
-  const right = Math.min(width, Math.max(Math.ceil(grid.left + grid.cols * grid.pitchX + margin), x + Math.ceil(((bottom - y) * 4) / 3)));
+  const right = Math.min(
+    width,
+    Math.max(Math.ceil(grid.left + grid.cols * grid.pitchX + margin), x + Math.ceil(((bottom - y) * 4) / 3)),
+  );
   return { x, y, width: right - x, height: bottom - y };
 }
 
@@ -228,7 +296,12 @@ function showTip(cell, ch, px, py) {
   const cursor = $('cursor');
   const left = grid.lefts ? grid.lefts[cell[1]] : grid.left + cell[1] * grid.pitchX;
   const top = grid.tops ? grid.tops[cell[0]] : grid.top + cell[0] * grid.pitchY;
-  Object.assign(cursor.style, { left: `${(left - vx) * scale}px`, top: `${(top - vy) * scale}px`, width: `${grid.pitchX * scale}px`, height: `${grid.pitchY * scale}px` });
+  Object.assign(cursor.style, {
+    left: `${(left - vx) * scale}px`,
+    top: `${(top - vy) * scale}px`,
+    width: `${grid.pitchX * scale}px`,
+    height: `${grid.pitchY * scale}px`,
+  });
   cursor.hidden = false;
   const [title, body] = tipText(cell, ch);
   const tip = $('tip');
@@ -250,14 +323,25 @@ function tipText(cell, ch) {
   const key = String(cell);
   const name = cellName(cell) + (ch === 'F' ? ' (flag)' : '');
   const result = state.result;
-  if (result.status === 'inconsistent') return [`${name}: no probability`, 'The board is inconsistent, so nothing about this cell can be proven.'];
+  if (result.status === 'inconsistent')
+    return [`${name}: no probability`, 'The board is inconsistent, so nothing about this cell can be proven.'];
   const why = result.explanations[key];
-  const plain = (text) => text.replace('(give --mines)', '(enter the total mines)').replace('(--trust-flags)', '(trust flags is on)');
+  const plain = (text) =>
+    text.replace('(give --mines)', '(enter the total mines)').replace('(--trust-flags)', '(trust flags is on)');
   if (state.mines.has(key)) return [`${name}: certainly a mine`, plain(why || '')];
   if (state.safe.has(key)) return [`${name}: certainly safe`, plain(why || '')];
   if ((result.flags.trusted || []).some((c) => String(c) === key)) return [`${name}: trusted as a mine`, ''];
   const p = state.odds.get(key);
-  if (p === null || p === undefined) return [`${name}: mine probability unknown`, result.probabilities ? 'Cells away from the numbers get a probability only with the total mine count: enter it above.' : 'No probabilities were computed for this board.'];
+  if (p === null || p === undefined)
+    return [
+      `${name}: mine probability unknown`,
+      result.probabilities
+        ? 'Cells away from the numbers get a probability only with the total mine count: enter it above.'
+        : 'No probabilities were computed for this board.',
+    ];
   const guess = result.bestGuess && String(result.bestGuess) === key ? ' — the best guess' : '';
-  return [`${name}: ${percent(p)} chance of a mine${guess}`, 'Not certain: some layouts that fit the counts put a mine here, some do not.'];
+  return [
+    `${name}: ${percent(p)} chance of a mine${guess}`,
+    'Not certain: some layouts that fit the counts put a mine here, some do not.',
+  ];
 }

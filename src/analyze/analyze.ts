@@ -36,7 +36,11 @@ export interface ImageAnalysis {
 }
 
 /** Screenshot → board → deductions. Failures become an `error` result (with what was found), never a throw. */
-export async function analyzeImage(input: string | Buffer, file: string, options: AnalyzeOptions = {}): Promise<ImageAnalysis> {
+export async function analyzeImage(
+  input: string | Buffer,
+  file: string,
+  options: AnalyzeOptions = {},
+): Promise<ImageAnalysis> {
   let image: RgbaImage | null = null;
   const found: Partial<Analysis> = {};
   try {
@@ -46,24 +50,47 @@ export async function analyzeImage(input: string | Buffer, file: string, options
     image = await decoding;
     if (image.frames) found.frames = image.frames;
     const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found, () => isLossy(input));
-    Object.assign(found, { grid, region: regionOf(grid), readings, skin: skin.name, skinFit: fit, unreadable: unreadableOf(readings) });
+    Object.assign(found, {
+      grid,
+      region: regionOf(grid),
+      readings,
+      skin: skin.name,
+      skinFit: fit,
+      unreadable: unreadableOf(readings),
+    });
     const cut = cutSides(image, grid, readings, windowSides(image, grid, skin));
     const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
     const covered = unframedSides(image, grid, skin).filter((side) => !cut.includes(side) && !open.includes(side));
-    if (cut.length || open.length || covered.length) options = { ...options, mines: null, cutSides: cut, openSides: open, coveredSides: covered };
+    if (cut.length || open.length || covered.length)
+      options = { ...options, mines: null, cutSides: cut, openSides: open, coveredSides: covered };
     const read = boardFromReadings(grid, readings, options.mines ?? null);
-    const model = typeof options.skin === 'object' ? null : await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
-    const counter = model ? counterTotal(readCounter(image, grid, model), read, options.mines ?? null, mayBeFlags(image, grid, skin, readings), model.stopsAtZero) : null;
-    if (cut.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge` });
+    const model =
+      typeof options.skin === 'object'
+        ? null
+        : await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
+    const counter = model
+      ? counterTotal(
+          readCounter(image, grid, model),
+          read,
+          options.mines ?? null,
+          mayBeFlags(image, grid, skin, readings),
+          model.stopsAtZero,
+        )
+      : null;
+    if (cut.length && counter?.used)
+      Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge` });
     const beyond = [...open, ...covered];
-    if (beyond.length && counter?.used) Object.assign(counter, { used: false, note: `the board may go on past its ${beyond.join(' and ')} side` });
+    if (beyond.length && counter?.used)
+      Object.assign(counter, { used: false, note: `the board may go on past its ${beyond.join(' and ')} side` });
     const board = counter?.used ? { ...read, totalMines: counter.total } : read;
     let analysis = analyzeBoard(board, file, options);
     if (counter?.used && analysis.status === 'inconsistent' && analyzeBoard(read, file, options).status === 'ok') {
       Object.assign(counter, { used: false, note: `the board cannot hold ${counter.total} mines` });
       analysis = analyzeBoard(read, file, options);
     }
-    const suggestions = analysis.conflict ? rereadings(analysis.board ?? board, readings, analysis.conflict, positionOptions(board, options)) : [];
+    const suggestions = analysis.conflict
+      ? rereadings(analysis.board ?? board, readings, analysis.conflict, positionOptions(board, options))
+      : [];
     const notes = found.frames ? [...analysis.notes, firstFrameOnly(found.frames)] : analysis.notes;
     return { image, analysis: { ...analysis, ...found, counter, suggestions, notes } };
   } catch (err) {
@@ -82,7 +109,12 @@ const firstFrameOnly = (frames: number): string => `an animated image: only the 
  * neither reads a board (and neither found two), outlines are looked for once more on the screenshot
  * shrunk by half.
  */
-async function readScreenshot(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, lossy: () => Promise<boolean>): Promise<SkinReading> {
+async function readScreenshot(
+  image: RgbaImage,
+  skinName: SkinChoice,
+  found: Partial<Analysis>,
+  lossy: () => Promise<boolean>,
+): Promise<SkinReading> {
   const own = await readFrom(image, skinName, found, 'own').catch((err: unknown) => err as Error);
   if (!(own instanceof Error) && own.readings.every((r) => !r.unreadable)) return own;
   const opencv = await readFrom(image, skinName, found, 'opencv').catch((err: unknown) => err as Error);
@@ -90,17 +122,22 @@ async function readScreenshot(image: RgbaImage, skinName: SkinChoice, found: Par
     if (!(own instanceof Error)) return own;
     if (own instanceof SeveralBoardsError) throw own;
     if (opencv instanceof SeveralBoardsError) throw opencv;
-    return readCoarse(image, skinName, found, opencv, await lossy()).catch((err: unknown) => halfACellOver([own, opencv]) ?? Promise.reject(err));
+    return readCoarse(image, skinName, found, opencv, await lossy()).catch(
+      (err: unknown) => halfACellOver([own, opencv]) ?? Promise.reject(err),
+    );
   }
   if (own instanceof Error) return opencv;
   return score(own) > score(opencv) ? own : opencv;
 }
 
-const score = (read: SkinReading) => read.readings.filter((r) => !r.unreadable).length - read.fit.meanDistance / (1 + read.fit.maxDistance);
+const score = (read: SkinReading) =>
+  read.readings.filter((r) => !r.unreadable).length - read.fit.meanDistance / (1 + read.fit.maxDistance);
 
 /** The last resort: a grid the skin could not place, read again from half a cell over (the better of the finders'). */
 function halfACellOver(errors: Error[]): SkinReading | null {
-  const moved = errors.flatMap((err) => (err instanceof MisplacedError ? [err.halfACellOver()] : [])).filter((read) => read !== null);
+  const moved = errors
+    .flatMap((err) => (err instanceof MisplacedError ? [err.halfACellOver()] : []))
+    .filter((read) => read !== null);
   return moved.sort((a, b) => score(b) - score(a))[0] ?? null;
 }
 
@@ -111,13 +148,24 @@ function halfACellOver(errors: Error[]): SkinReading | null {
  * the blocks break the cells' faint outlines, and a blur of under a pixel joins them again. The first error stands when
  * none of these finds a board either.
  */
-async function readCoarse(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, first: Error, lossy: boolean): Promise<SkinReading> {
+async function readCoarse(
+  image: RgbaImage,
+  skinName: SkinChoice,
+  found: Partial<Analysis>,
+  first: Error,
+  lossy: boolean,
+): Promise<SkinReading> {
   if (Math.min(image.width, image.height) < COARSE_MIN_SIDE) throw first;
   let soft: RgbaImage | null = null;
   const softened = async () => (soft ??= await blurred(image, LOSSY_BLUR));
   const views = [
     async () => ({ image: shrinkImage(image, 2), k: 2 }),
-    ...(lossy ? [async () => ({ image: shrinkImage(await softened(), 2), k: 2 }), async () => ({ image: await softened(), k: 1 })] : []),
+    ...(lossy
+      ? [
+          async () => ({ image: shrinkImage(await softened(), 2), k: 2 }),
+          async () => ({ image: await softened(), k: 1 }),
+        ]
+      : []),
   ];
   for (const view of views) {
     const located = await view();
@@ -136,7 +184,13 @@ const LOSSY_BLUR = 0.8;
 const COARSE_MIN_SIDE = 400;
 
 /** Outlines found on `located` (the image, or the image shrunk by a whole factor `k`); the cells read on the image. */
-async function readFrom(image: RgbaImage, skinName: SkinChoice, found: Partial<Analysis>, finder: OutlineFinder, located = { image, k: 1 }): Promise<SkinReading> {
+async function readFrom(
+  image: RgbaImage,
+  skinName: SkinChoice,
+  found: Partial<Analysis>,
+  finder: OutlineFinder,
+  located = { image, k: 1 },
+): Promise<SkinReading> {
   const candidates = await locateAll(located.image, finder);
   const up = located.k;
   const k = shrinkFactor(candidates, up);
@@ -145,7 +199,10 @@ async function readFrom(image: RgbaImage, skinName: SkinChoice, found: Partial<A
   const atScale = (read: SkinReading): SkinReading => ({ ...read, grid: scaleGrid(read.grid, k) });
   const read = await readBoard(view, grids, skinName, found, k).catch((err: unknown) => {
     if (!(err instanceof MisplacedError)) throw err;
-    throw new MisplacedError(err.message, () => { const moved = err.halfACellOver(); return moved && atScale(moved); });
+    throw new MisplacedError(err.message, () => {
+      const moved = err.halfACellOver();
+      return moved && atScale(moved);
+    });
   });
   return atScale(read);
 }
@@ -169,14 +226,37 @@ export function analyzeBoard(board: Board, file: string, options: AnalyzeOptions
 }
 
 function positionOptions(board: Board, options: AnalyzeOptions) {
-  return { totalMines: options.mines ?? board.totalMines, trustFlags: options.trustFlags ?? false, cutSides: options.cutSides, openSides: options.openSides, coveredSides: options.coveredSides, reasons: options.reasons };
+  return {
+    totalMines: options.mines ?? board.totalMines,
+    trustFlags: options.trustFlags ?? false,
+    cutSides: options.cutSides,
+    openSides: options.openSides,
+    coveredSides: options.coveredSides,
+    reasons: options.reasons,
+  };
 }
 
 export function failed(file: string, err: unknown): Analysis {
   const error = err instanceof Error ? err.message : String(err);
   return {
-    file, status: 'error', error, skin: null, skinFit: null, region: null, grid: null, board: null, readings: null, deductions: null, unreadable: [],
-    flags: { proven: [], unproven: [], wrong: [], trusted: [] }, probabilities: null, bestGuess: null, reasons: [], conflict: null, suggestions: [], notes: [],
+    file,
+    status: 'error',
+    error,
+    skin: null,
+    skinFit: null,
+    region: null,
+    grid: null,
+    board: null,
+    readings: null,
+    deductions: null,
+    unreadable: [],
+    flags: { proven: [], unproven: [], wrong: [], trusted: [] },
+    probabilities: null,
+    bestGuess: null,
+    reasons: [],
+    conflict: null,
+    suggestions: [],
+    notes: [],
   };
 }
 

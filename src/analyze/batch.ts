@@ -48,13 +48,22 @@ async function imagesIn(root: string, below: string, recursive: boolean, seen = 
   const real = await fs.realpath(dir);
   if (seen.has(real)) return [];
   seen.add(real);
-  const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   const found: Input[] = [];
   for (const entry of entries) {
     const name = path.join(below, entry.name);
-    const kind = entry.isSymbolicLink() ? await linkedKind(path.join(root, name)) : entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other';
+    const kind = entry.isSymbolicLink()
+      ? await linkedKind(path.join(root, name))
+      : entry.isDirectory()
+        ? 'folder'
+        : entry.isFile()
+          ? 'file'
+          : 'other';
     if (kind === 'folder' && recursive) found.push(...(await imagesIn(root, name, true, seen)));
-    else if ((kind === 'file' || kind === 'broken') && IMAGE.test(entry.name) && !OURS.test(entry.name)) found.push({ file: path.join(root, name), name, inFolder: true });
+    else if ((kind === 'file' || kind === 'broken') && IMAGE.test(entry.name) && !OURS.test(entry.name))
+      found.push({ file: path.join(root, name), name, inFolder: true });
   }
   return found;
 }
@@ -64,7 +73,10 @@ async function imagesIn(root: string, below: string, recursive: boolean, seen = 
  * when it is a terminal (nothing piped in: the run would wait for a screenshot typed in).
  */
 function readStdin(): Promise<Uint8Array | { refused: string }> {
-  if (process.stdin.isTTY) return Promise.resolve({ refused: 'standard input is a terminal: pipe a screenshot in (mine-assist - < shot.png)' });
+  if (process.stdin.isTTY)
+    return Promise.resolve({
+      refused: 'standard input is a terminal: pipe a screenshot in (mine-assist - < shot.png)',
+    });
   stdinRead ??= new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -72,7 +84,13 @@ function readStdin(): Promise<Uint8Array | { refused: string }> {
       size += chunk.length;
       if (size <= READ_AT_ONCE) chunks.push(chunk);
     });
-    process.stdin.on('end', () => resolve(size <= READ_AT_ONCE ? Buffer.concat(chunks, size) : { refused: `standard input holds more than ${READ_AT_ONCE >> 20} MB` }));
+    process.stdin.on('end', () =>
+      resolve(
+        size <= READ_AT_ONCE
+          ? Buffer.concat(chunks, size)
+          : { refused: `standard input holds more than ${READ_AT_ONCE >> 20} MB` },
+      ),
+    );
     process.stdin.on('error', reject);
   });
   return stdinRead;
@@ -99,20 +117,36 @@ async function linkedKind(link: string): Promise<'folder' | 'file' | 'other' | '
  * Analyses each file in turn, writing annotated images; a bad file becomes an error result, the rest go on.
  * With an output folder, `summary.json` there lists every file's outcome.
  */
-export async function runBatch(inputs: Input[], options: BatchOptions, onResult?: (r: FileResult) => void): Promise<FileResult[]> {
+export async function runBatch(
+  inputs: Input[],
+  options: BatchOptions,
+  onResult?: (r: FileResult) => void,
+): Promise<FileResult[]> {
   madeFolders.clear(); // a folder made by an earlier batch in this process may have gone since
-  const toFolder = inputs.length > 1 || inputs.some((input) => input.inFolder) || (options.output !== undefined && (await isFolderTarget(options.output)));
-  if (toFolder && options.output !== undefined) await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
+  const toFolder =
+    inputs.length > 1 ||
+    inputs.some((input) => input.inFolder) ||
+    (options.output !== undefined && (await isFolderTarget(options.output)));
+  if (toFolder && options.output !== undefined)
+    await fs.mkdir(options.output, { recursive: true }).catch(() => undefined);
   inputs = distinctOutputs(inputs, (input) => outputPath(input.file, input.name, options.output, toFolder));
   const summary = toFolder && options.output !== undefined ? path.join(options.output, 'summary.json') : null;
-  const folders = new Set(inputs.map((input) => path.dirname(outputPath(input.file, input.name, options.output, toFolder))));
+  const folders = new Set(
+    inputs.map((input) => path.dirname(outputPath(input.file, input.name, options.output, toFolder))),
+  );
   if (summary !== null) folders.add(path.dirname(summary));
   running = { inputs, finished: new Array(inputs.length), folders, summary };
   const job: Job = { all: inputs.map((i) => i.file), options, toFolder };
-  const jobs = Math.min(options.jobs ?? (inputs.length >= WORTH_WORKERS ? availableParallelism() : 1), mostJobs(), inputs.length);
+  const jobs = Math.min(
+    options.jobs ?? (inputs.length >= WORTH_WORKERS ? availableParallelism() : 1),
+    mostJobs(),
+    inputs.length,
+  );
   const inWorkers = jobs > 1 && workerScript() !== null;
   if (inputs.length >= WORTH_WORKERS) tuneForBatch(inWorkers);
-  const results = inWorkers ? await runInWorkers(inputs, jobs, job, onResult, undefined, running.finished) : await runInTurn(inputs, job, onResult, running.finished);
+  const results = inWorkers
+    ? await runInWorkers(inputs, jobs, job, onResult, undefined, running.finished)
+    : await runInTurn(inputs, job, onResult, running.finished);
   writeTiles();
   if (summary !== null) await writeSummary(summary, results);
   return results;
@@ -122,7 +156,12 @@ export async function runBatch(inputs: Input[], options: BatchOptions, onResult?
  * The batch under way: its files' results as they finish, in any order; the folders it writes into (where an
  * interrupted run looks for the temp files it left); its summary.json, if it writes one.
  */
-let running: { inputs: Input[]; finished: (FileResult | undefined)[]; folders: Set<string>; summary: string | null } | null = null;
+let running: {
+  inputs: Input[];
+  finished: (FileResult | undefined)[];
+  folders: Set<string>;
+  summary: string | null;
+} | null = null;
 
 /**
  * Stops the batch under way at once (Ctrl-C): no file is written from now on, the workers are stopped, and the temp
@@ -138,10 +177,20 @@ export async function interruptBatch(): Promise<void> {
   if (running === null) return;
   for (const dir of running.folders) removeOwnTemps(dir);
   const { inputs, finished, summary } = running;
-  if (summary !== null) await writeSummary(summary, inputs.map((input, i) => finished[i] ?? unfinished(input)), true);
+  if (summary !== null)
+    await writeSummary(
+      summary,
+      inputs.map((input, i) => finished[i] ?? unfinished(input)),
+      true,
+    );
 }
 
-const unfinished = (input: Input): FileResult => ({ analysis: failed(input.file, 'not finished: the batch was interrupted'), output: null, debug: null, ms: 0 });
+const unfinished = (input: Input): FileResult => ({
+  analysis: failed(input.file, 'not finished: the batch was interrupted'),
+  output: null,
+  debug: null,
+  ms: 0,
+});
 
 /**
  * Starting workers costs ~0.25 s (each one's modules, skins and solver, its code not yet compiled): by default, fewer
@@ -156,7 +205,12 @@ const WORTH_WORKERS = 8;
 export const mostJobs = (): number => JOBS_PER_CORE * availableParallelism();
 const JOBS_PER_CORE = 4;
 
-async function runInTurn(inputs: Input[], job: Job, onResult: ((r: FileResult) => void) | undefined, finished: (FileResult | undefined)[]): Promise<FileResult[]> {
+async function runInTurn(
+  inputs: Input[],
+  job: Job,
+  onResult: ((r: FileResult) => void) | undefined,
+  finished: (FileResult | undefined)[],
+): Promise<FileResult[]> {
   for (const [i, input] of inputs.entries()) {
     finished[i] = await analyzeFile(input, job);
     onResult?.(finished[i] as FileResult);
@@ -186,21 +240,36 @@ async function writeSummary(target: string, results: FileResult[], evenIfStopped
   }));
   const count = (status: string) => files.filter((f) => f.status === status).length;
   const totals = { files: files.length, ok: count('ok'), inconsistent: count('inconsistent'), error: count('error') };
-  await writeFileAtomic(target, JSON.stringify({ totals, files }, null, 2) + '\n', evenIfStopped).catch(() => undefined);
+  await writeFileAtomic(target, JSON.stringify({ totals, files }, null, 2) + '\n', evenIfStopped).catch(
+    () => undefined,
+  );
 }
 
-async function runOne({ file, name, bytes }: Input, all: string[], options: BatchOptions, toFolder: boolean): Promise<FileResult> {
-  if (BOARD_TEXT.test(file)) return { analysis: await analyzeTextBoard(file, options), output: null, debug: null, ms: 0 };
+async function runOne(
+  { file, name, bytes }: Input,
+  all: string[],
+  options: BatchOptions,
+  toFolder: boolean,
+): Promise<FileResult> {
+  if (BOARD_TEXT.test(file))
+    return { analysis: await analyzeTextBoard(file, options), output: null, debug: null, ms: 0 };
   if (bytes && 'refused' in bytes) return { analysis: failed(file, bytes.refused), output: null, debug: null, ms: 0 };
   warmRender();
-  const { analysis, image } = await analyzeImage(bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) : file, file, options);
+  const { analysis, image } = await analyzeImage(
+    bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) : file,
+    file,
+    options,
+  );
   const output = outputPath(file, name, options.output, toFolder);
   try {
     if (toFolder) await makeFolderOf(output);
     const debug = options.debug && image ? await writeDebug(image, analysis, debugPath(output), all) : null;
     if (!image || !analysis.grid || !analysis.deductions) return { analysis, output: null, debug, ms: 0 };
     refuseInput(output, all);
-    await writeFileAtomic(output, await annotate(image, analysis.grid, analysis, options.probabilities ?? false, { consume: true }));
+    await writeFileAtomic(
+      output,
+      await annotate(image, analysis.grid, analysis, options.probabilities ?? false, { consume: true }),
+    );
     return { analysis, output, debug, ms: 0 };
   } catch (err) {
     return { analysis: { ...failed(file, err), board: analysis.board }, output: null, debug: null, ms: 0 };
@@ -230,7 +299,13 @@ async function writeDebug(image: RgbaImage, analysis: Analysis, target: string, 
 }
 
 /** The annotated PNG of an analysis that has a grid and deductions (what the CLI writes and `serve` shows). */
-export function annotate(image: RgbaImage, grid: Grid, analysis: Analysis, heatMap: boolean, options: RenderOptions = {}): Promise<Buffer> {
+export function annotate(
+  image: RgbaImage,
+  grid: Grid,
+  analysis: Analysis,
+  heatMap: boolean,
+  options: RenderOptions = {},
+): Promise<Buffer> {
   return render(image, grid, marksOf(analysis, heatMap), options);
 }
 
@@ -252,13 +327,18 @@ function oddsOf(probabilities: NonNullable<Analysis['probabilities']>): { cell: 
 function marksOf(analysis: Analysis, heatMap: boolean): Marks {
   const d = analysis.deductions ?? { mines: [], safe: [] };
   const fix = analysis.suggestions.length ? ` (${suggestionText(analysis.suggestions[0])}?)` : '';
-  const headline = analysis.status === 'inconsistent' ? `Inconsistent board: these counts cannot all hold${fix}` : undefined;
+  const headline =
+    analysis.status === 'inconsistent' ? `Inconsistent board: these counts cannot all hold${fix}` : undefined;
   const flagged = new Set(analysis.flags.proven.concat(analysis.flags.wrong).map(String));
   const fresh = (cells: string[]): Coord[] => coordsOf(cells).filter((c) => !flagged.has(String(c)));
   const { proven, unproven, wrong } = analysis.flags;
   const odds = oddsOf(analysis.probabilities ?? []);
-  const hidden = ([row, col]: Coord) => analysis.board?.cells[row][col] === '.' || analysis.board?.cells[row][col] === '?';
-  const guess = analysis.bestGuess === null ? undefined : odds.find((o) => String(o.cell) === String(parseCellName(analysis.bestGuess as string)));
+  const hidden = ([row, col]: Coord) =>
+    analysis.board?.cells[row][col] === '.' || analysis.board?.cells[row][col] === '?';
+  const guess =
+    analysis.bestGuess === null
+      ? undefined
+      : odds.find((o) => String(o.cell) === String(parseCellName(analysis.bestGuess as string)));
   return {
     mines: fresh(d.mines),
     safe: fresh(d.safe),
@@ -308,7 +388,8 @@ function distinctOutputs(inputs: Input[], outputOf: (input: Input) => string): I
     const stem = stemOf(input.name);
     let named = input;
     // n inputs take at most n names: one of -2 to -(n + 1) is free
-    for (let k = 2; k <= inputs.length + 1 && taken.has(outputOf(named).toLowerCase()); k++) named = { ...input, name: `${stem}-${k}${input.name.slice(stem.length)}` };
+    for (let k = 2; k <= inputs.length + 1 && taken.has(outputOf(named).toLowerCase()); k++)
+      named = { ...input, name: `${stem}-${k}${input.name.slice(stem.length)}` };
     taken.add(outputOf(named).toLowerCase());
     return named;
   });
@@ -316,5 +397,8 @@ function distinctOutputs(inputs: Input[], outputOf: (input: Input) => string): I
 
 async function isFolderTarget(output: string): Promise<boolean> {
   if (output.endsWith('/') || output.endsWith(path.sep)) return true;
-  return fs.stat(output).then((s) => s.isDirectory(), () => false);
+  return fs.stat(output).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }

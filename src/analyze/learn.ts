@@ -83,20 +83,31 @@ function placeBoard(image: RgbaImage, grids: Grid[], board: Board): Grid {
   if (grid.rows === board.rows && grid.cols === board.cols) return grid;
   const placed: { grid: Grid; at: string; spread: number }[] = [];
   for (const g of grids.filter((g) => g.rows >= board.rows && g.cols >= board.cols)) {
-    const patches = Array.from({ length: g.rows * g.cols }, (_, i) => cellPatch(image, g, Math.floor(i / g.cols), i % g.cols, DEFAULT_THRESHOLDS.inset, 8));
+    const patches = Array.from({ length: g.rows * g.cols }, (_, i) =>
+      cellPatch(image, g, Math.floor(i / g.cols), i % g.cols, DEFAULT_THRESHOLDS.inset, 8),
+    );
     for (let top = 0; top + board.rows <= g.rows; top++) {
       for (let left = 0; left + board.cols <= g.cols; left++) {
         const at = (r: number, c: number) => patches[(top + r) * g.cols + left + c];
-        placed.push({ grid: cropGrid(g, top, left, board.rows, board.cols), at: `${top},${left}`, spread: labelSpread(board, at) });
+        placed.push({
+          grid: cropGrid(g, top, left, board.rows, board.cols),
+          at: `${top},${left}`,
+          spread: labelSpread(board, at),
+        });
       }
     }
   }
   placed.sort((a, b) => a.spread - b.spread);
   const [best] = placed;
   const next = placed.find((p) => p.at !== best?.at);
-  if (!best) throw new LearnError(`the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells`);
+  if (!best)
+    throw new LearnError(
+      `the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells`,
+    );
   if (best.spread > MAX_PLACED_SPREAD || (next && next.spread < 2 * best.spread + MIN_PLACED_GAP)) {
-    throw new LearnError(`the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells, and no ${board.rows}×${board.cols} part of them clearly matches it`);
+    throw new LearnError(
+      `the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells, and no ${board.rows}×${board.cols} part of them clearly matches it`,
+    );
   }
   return best.grid;
 }
@@ -131,7 +142,14 @@ function labelSpread(board: Board, at: (row: number, col: number) => Patch): num
 
 /** The cell's pixels from the whole pixel nearest its fitted corner: a crisp copy, not a resampled blur. */
 function cutCell(image: RgbaImage, grid: Grid, row: number, col: number, size: number): RgbaImage {
-  const corner = { rows: 1, cols: 1, left: Math.round(cellLeft(grid, col)), top: Math.round(cellTop(grid, row)), pitchX: size, pitchY: size };
+  const corner = {
+    rows: 1,
+    cols: 1,
+    left: Math.round(cellLeft(grid, col)),
+    top: Math.round(cellTop(grid, row)),
+    pitchX: size,
+    pitchY: size,
+  };
   return toImage(cellPatch(image, corner, 0, 0, 0, size));
 }
 
@@ -150,7 +168,9 @@ function toImage(patch: Patch): RgbaImage {
  */
 function spreadSamples(images: RgbaImage[], inset: number): { kept: RgbaImage[]; farthest: number } {
   const size = Math.max(3, Math.round(images[0].width * (1 - 2 * inset)));
-  const patches = images.map((im) => cellPatch(im, { rows: 1, cols: 1, left: 0, top: 0, pitchX: im.width, pitchY: im.height }, 0, 0, inset, size));
+  const patches = images.map((im) =>
+    cellPatch(im, { rows: 1, cols: 1, left: 0, top: 0, pitchX: im.width, pitchY: im.height }, 0, 0, inset, size),
+  );
   const pool = patches.length > 200 ? patches.filter((_, i) => i % Math.ceil(patches.length / 200) === 0) : patches;
   const first = typical(pool);
   const kept = [first];

@@ -13,12 +13,15 @@ const job = workerData as Job;
 /** OpenCV's outlines come from the main thread (workers.ts): one OpenCV for all workers, not one each. */
 const asked = new Map<number, { resolve: (outlines: Rect[]) => void; reject: (err: Error) => void }>();
 let lastAsked = 0;
-findOpenCvOutlinesWith(({ width, height, data }: RgbaImage) => new Promise((resolve, reject) => {
-  const id = ++lastAsked;
-  asked.set(id, { resolve, reject });
-  const pixels = data.slice();
-  parentPort?.postMessage({ opencv: id, width, height, data: pixels }, [pixels.buffer]);
-}));
+findOpenCvOutlinesWith(
+  ({ width, height, data }: RgbaImage) =>
+    new Promise((resolve, reject) => {
+      const id = ++lastAsked;
+      asked.set(id, { resolve, reject });
+      const pixels = data.slice();
+      parentPort?.postMessage({ opencv: id, width, height, data: pixels }, [pixels.buffer]);
+    }),
+);
 
 type Message = { index: number; input: Input } | { opencv: number; outlines?: Rect[]; error?: string };
 parentPort?.on('message', async (message: Message) => {

@@ -40,7 +40,9 @@ const YOUNG_GENERATION_MB = 8;
 const INITIAL_OLD_GENERATION_MB = 32;
 
 /** A worker's file done (and the marks' tiles it drew), or its request for OpenCV's outlines of an image (worker.ts). */
-type Reply = { index: number; result: FileResult; tiles: NewTiles | null } | { opencv: number; width: number; height: number; data: Uint8Array };
+type Reply =
+  | { index: number; result: FileResult; tiles: NewTiles | null }
+  | { opencv: number; width: number; height: number; data: Uint8Array };
 
 /**
  * A worker is sent a file more than it is analysing, so that it never waits for this thread between files; it
@@ -64,7 +66,11 @@ export async function stopWorkers(): Promise<void> {
  * entry: worker.js, or a test's stand-in. `results` is filled as files finish, in any order.
  */
 export function runInWorkers(
-  inputs: Input[], jobs: number, job: Job, onResult?: (r: FileResult) => void, script = workerScript() as string,
+  inputs: Input[],
+  jobs: number,
+  job: Job,
+  onResult?: (r: FileResult) => void,
+  script = workerScript() as string,
   results: (FileResult | undefined)[] = new Array(inputs.length),
 ): Promise<FileResult[]> {
   let next = 0;
@@ -82,7 +88,10 @@ export function runInWorkers(
     // loaded here, not with this module: node:worker_threads' ~10 modules took ~2.5 ms of every single run
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads'); // eslint-disable-line @typescript-eslint/no-require-imports
     const start = () => {
-      const worker = new Worker(script, { workerData: job, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+      const worker = new Worker(script, {
+        workerData: job,
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      });
       live.add(worker);
       /** In the order sent: the worker is analysing the first. */
       const sent: number[] = [];
@@ -112,7 +121,12 @@ export function runInWorkers(
         if (stopping) return;
         const [failing, ...waiting] = sent.splice(0);
         if (failing === undefined) return;
-        settle(failing, { analysis: failed(inputs[failing].file, error ?? `worker stopped (exit code ${code})`), output: null, debug: null, ms: 0 });
+        settle(failing, {
+          analysis: failed(inputs[failing].file, error ?? `worker stopped (exit code ${code})`),
+          output: null,
+          debug: null,
+          ms: 0,
+        });
         again.push(...waiting);
         if (again.length > 0 || next < inputs.length) start();
       });
@@ -126,7 +140,10 @@ export function runInWorkers(
  * OpenCV's outlines of a worker's image, found here: the main thread is idle in a batch, and one OpenCV (~130 MB)
  * then serves every worker. Requests are answered in turn.
  */
-function outlinesFor(worker: Worker, { opencv, width, height, data }: { opencv: number; width: number; height: number; data: Uint8Array }): void {
+function outlinesFor(
+  worker: Worker,
+  { opencv, width, height, data }: { opencv: number; width: number; height: number; data: Uint8Array },
+): void {
   openCvOutlines({ width, height, data }).then(
     (outlines) => worker.postMessage({ opencv, outlines }),
     (err: unknown) => worker.postMessage({ opencv, error: err instanceof Error ? err.message : String(err) }),

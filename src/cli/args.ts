@@ -6,18 +6,66 @@ import type { Options } from 'yargs';
 import { EXPORT_FORMATS, type ExportFormat } from '../output/export';
 
 export const ANALYZE_OPTIONS = {
-  o: { alias: 'output', type: 'string', describe: 'output file (one image) or folder (several inputs, or a folder given)' },
-  skin: { type: 'string', describe: 'built-in skin name, skin folder, or none (read without a skin: only what it is sure of) (default: best fit of the built-in skins, skin-free if none fits)' },
-  mines: { type: 'number', describe: 'total mines in the game, flags included (adds count-only deductions, and probabilities away from the numbers)' },
-  json: { type: 'boolean', default: false, describe: 'print one JSON object per input (an array for several, or for a folder)' },
-  board: { type: 'boolean', default: false, describe: 'print the read board with m (certain mine) / s (certain safe) overlays' },
-  'trust-flags': { type: 'boolean', default: false, describe: 'treat flags as mines instead of hints (listed as trusted, not checked)' },
-  r: { alias: 'recursive', type: 'boolean', default: false, describe: 'also the images in subfolders of a folder given (outputs mirror the subfolders under -o)' },
-  jobs: { type: 'number', describe: 'files analysed at once in a batch, each in a worker thread (default: the CPU cores for 8 files or more; at most 4 a core)' },
-  debug: { type: 'boolean', default: false, describe: 'also write <name>.debug.png: the located region, the fitted grid, and per cell its reading and match margin (attach it to a bug report)' },
-  probabilities: { type: 'boolean', default: false, describe: 'draw the mine probability (%) of every uncertain hidden cell as a heat map' },
-  explain: { type: 'string', describe: 'print, in words, why cell ROW,COL (from 0) is certain, or its mine probability' },
-  export: { choices: EXPORT_FORMATS, describe: 'print the read board as a JSMinesweeper .mine file or a minesweepr ascii board' },
+  o: {
+    alias: 'output',
+    type: 'string',
+    describe: 'output file (one image) or folder (several inputs, or a folder given)',
+  },
+  skin: {
+    type: 'string',
+    describe:
+      'built-in skin name, skin folder, or none (read without a skin: only what it is sure of) (default: best fit of the built-in skins, skin-free if none fits)',
+  },
+  mines: {
+    type: 'number',
+    describe:
+      'total mines in the game, flags included (adds count-only deductions, and probabilities away from the numbers)',
+  },
+  json: {
+    type: 'boolean',
+    default: false,
+    describe: 'print one JSON object per input (an array for several, or for a folder)',
+  },
+  board: {
+    type: 'boolean',
+    default: false,
+    describe: 'print the read board with m (certain mine) / s (certain safe) overlays',
+  },
+  'trust-flags': {
+    type: 'boolean',
+    default: false,
+    describe: 'treat flags as mines instead of hints (listed as trusted, not checked)',
+  },
+  r: {
+    alias: 'recursive',
+    type: 'boolean',
+    default: false,
+    describe: 'also the images in subfolders of a folder given (outputs mirror the subfolders under -o)',
+  },
+  jobs: {
+    type: 'number',
+    describe:
+      'files analysed at once in a batch, each in a worker thread (default: the CPU cores for 8 files or more; at most 4 a core)',
+  },
+  debug: {
+    type: 'boolean',
+    default: false,
+    describe:
+      'also write <name>.debug.png: the located region, the fitted grid, and per cell its reading and match margin (attach it to a bug report)',
+  },
+  probabilities: {
+    type: 'boolean',
+    default: false,
+    describe: 'draw the mine probability (%) of every uncertain hidden cell as a heat map',
+  },
+  explain: {
+    type: 'string',
+    describe: 'print, in words, why cell ROW,COL (from 0) is certain, or its mine probability',
+  },
+  export: {
+    choices: EXPORT_FORMATS,
+    describe: 'print the read board as a JSMinesweeper .mine file or a minesweepr ascii board',
+  },
 } as const satisfies Record<string, Options>;
 
 export interface AnalyzeArgs {
@@ -40,10 +88,14 @@ export interface AnalyzeArgs {
 type Option = { alias?: string; type?: 'string' | 'number' | 'boolean'; choices?: readonly string[] };
 
 /** Each option by its plain spellings (-o, --output), with the field of AnalyzeArgs it sets. */
-const SPELLINGS = new Map<string, { field: string; option: Option }>(Object.entries(ANALYZE_OPTIONS as Record<string, Option>).flatMap(([key, option]) => {
-  const field = (option.alias ?? key).replace(/-(.)/g, (_, c: string) => c.toUpperCase());
-  return [key, option.alias].filter((name) => name !== undefined).map((name) => [(name.length === 1 ? '-' : '--') + name, { field, option }]);
-}));
+const SPELLINGS = new Map<string, { field: string; option: Option }>(
+  Object.entries(ANALYZE_OPTIONS as Record<string, Option>).flatMap(([key, option]) => {
+    const field = (option.alias ?? key).replace(/-(.)/g, (_, c: string) => c.toUpperCase());
+    return [key, option.alias]
+      .filter((name) => name !== undefined)
+      .map((name) => [(name.length === 1 ? '-' : '--') + name, { field, option }]);
+  }),
+);
 
 /** What yargs-parser reads as a number (and may then treat apart from other words). */
 const NUMBER_LIKE = /^(0x[0-9a-f]+|-?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?)$/i;
@@ -75,7 +127,13 @@ export function plainAnalyzeArgs(argv: readonly string[]): AnalyzeArgs | undefin
       args[field] = true;
       continue;
     }
-    if (value === undefined || value === '' || value.startsWith('-') || NUMBER_LIKE.test(value) !== (option.type === 'number')) return undefined;
+    if (
+      value === undefined ||
+      value === '' ||
+      value.startsWith('-') ||
+      NUMBER_LIKE.test(value) !== (option.type === 'number')
+    )
+      return undefined;
     if (option.type === 'number' && !/^\d{1,9}$/.test(value)) return undefined;
     if (option.choices && !option.choices.includes(value)) return undefined;
     args[field] = option.type === 'number' ? Number(value) : value;

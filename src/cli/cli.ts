@@ -62,59 +62,136 @@ function outlivePipeReaders(): void {
 }
 
 /** yargs' reading of the command line; the analysis command's arguments go to `analyze`. */
-export function parser(argv: string[], analyze: (args: AnalyzeArgs) => Promise<number>, setCode: (code: number) => void) {
+export function parser(
+  argv: string[],
+  analyze: (args: AnalyzeArgs) => Promise<number>,
+  setCode: (code: number) => void,
+) {
   const yargs = require('yargs') as typeof Yargs; // eslint-disable-line @typescript-eslint/no-require-imports
-  return yargs(argv.map((arg) => (arg === STDIN ? YARGS_STDIN : arg)))
-    .scriptName('mine-assist')
-    // Every message of ours is English; yargs' own headings follow (the bundle carries no locale files).
-    .locale('en')
-    .usage('$0 <image|dir|board.txt|->... [options]\n\nFinds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly mines or certainly safe, and writes <name>.annotated.png beside the input with them marked (red disc = mine, green check = safe, orange dashed frame = unreadable, blue ? = best guess when nothing is certainly safe, yellow frames = counts that contradict each other). A board text file (.txt) runs the solver alone.')
-    .command('$0 <inputs..>', false, (y) => y
-      .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'screenshots, folders of screenshots, board text files, or - (a screenshot on standard input)' })
-      .options(ANALYZE_OPTIONS), async (args) => {
-      setCode(await analyze({ ...args, inputs: (args.inputs as string[]).map(dash), output: dash(args.output) } as unknown as AnalyzeArgs));
-    })
-    .command('learn <images..>', 'build a skin from screenshots and their board texts', (y) => y
-      .positional('images', { type: 'string', array: true, demandOption: true, describe: 'screenshots of one game' })
-      .option('board', { type: 'string', array: true, demandOption: true, describe: 'board text for each screenshot, in order' })
-      .option('name', { type: 'string', demandOption: true, describe: 'the skin name' })
-      .option('out', { type: 'string', describe: 'folder to write the skin to (default: ./<name>)' }), async (args) => {
-      setCode(await learnCommand({ ...args, images: (args.images as string[]).map(dash) } as unknown as LearnArgs));
-    })
-    .command('serve', 'a local web page: paste a screenshot, see the answer drawn on it', (y) => y
-      .option('port', { type: 'number', default: serveModule().DEFAULT_PORT, describe: 'port to listen on (0: any free port)' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (loopback only, unless --allow-remote)' })
-      .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a non-loopback --host: anyone who can reach it can use the server' }), async (args) => {
-      setCode(await serveModule().serveCommand(args));
-    })
-    .example('$0 shot.png', 'writes shot.annotated.png')
-    .example('$0 shots/ -o out/ --json', 'a whole folder, one JSON array')
-    .example('xclip -sel c -t image/png -o | $0 -', 'the screenshot on the clipboard: writes stdin.annotated.png')
-    .example('$0 board.txt --board', 'solve a text board (. hidden, 0-8 counts, F flag)')
-    .example('$0 shot.png --mines 99 --probabilities', 'exact mine probabilities with the total, drawn as a heat map')
-    .example('$0 shot.png --explain 3,7', 'why row 3, column 7 is certain (the counts that force it)')
-    .example('$0 shot.png --export mine > shot.mine', 'continue in JSMinesweeper')
-    .example('$0 learn shot.png --board shot.board.txt --name mygame --out skins/mygame', 'teach it a new skin')
-    .epilogue('Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM): outputs already written stay whole, none is left half-written, no temp file is left.')
-    .strict()
-    .help()
-    .version()
-    .fail((message, err) => {
-      if (err) throw err;
-      throw new UsageError(message);
-    });
+  return (
+    yargs(argv.map((arg) => (arg === STDIN ? YARGS_STDIN : arg)))
+      .scriptName('mine-assist')
+      // Every message of ours is English; yargs' own headings follow (the bundle carries no locale files).
+      .locale('en')
+      .usage(
+        '$0 <image|dir|board.txt|->... [options]\n\nFinds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly mines or certainly safe, and writes <name>.annotated.png beside the input with them marked (red disc = mine, green check = safe, orange dashed frame = unreadable, blue ? = best guess when nothing is certainly safe, yellow frames = counts that contradict each other). A board text file (.txt) runs the solver alone.',
+      )
+      .command(
+        '$0 <inputs..>',
+        false,
+        (y) =>
+          y
+            .positional('inputs', {
+              type: 'string',
+              array: true,
+              demandOption: true,
+              describe: 'screenshots, folders of screenshots, board text files, or - (a screenshot on standard input)',
+            })
+            .options(ANALYZE_OPTIONS),
+        async (args) => {
+          setCode(
+            await analyze({
+              ...args,
+              inputs: (args.inputs as string[]).map(dash),
+              output: dash(args.output),
+            } as unknown as AnalyzeArgs),
+          );
+        },
+      )
+      .command(
+        'learn <images..>',
+        'build a skin from screenshots and their board texts',
+        (y) =>
+          y
+            .positional('images', {
+              type: 'string',
+              array: true,
+              demandOption: true,
+              describe: 'screenshots of one game',
+            })
+            .option('board', {
+              type: 'string',
+              array: true,
+              demandOption: true,
+              describe: 'board text for each screenshot, in order',
+            })
+            .option('name', { type: 'string', demandOption: true, describe: 'the skin name' })
+            .option('out', { type: 'string', describe: 'folder to write the skin to (default: ./<name>)' }),
+        async (args) => {
+          setCode(await learnCommand({ ...args, images: (args.images as string[]).map(dash) } as unknown as LearnArgs));
+        },
+      )
+      .command(
+        'serve',
+        'a local web page: paste a screenshot, see the answer drawn on it',
+        (y) =>
+          y
+            .option('port', {
+              type: 'number',
+              default: serveModule().DEFAULT_PORT,
+              describe: 'port to listen on (0: any free port)',
+            })
+            .option('host', {
+              type: 'string',
+              default: '127.0.0.1',
+              describe: 'address to listen on (loopback only, unless --allow-remote)',
+            })
+            .option('allow-remote', {
+              type: 'boolean',
+              default: false,
+              describe: 'allow a non-loopback --host: anyone who can reach it can use the server',
+            }),
+        async (args) => {
+          setCode(await serveModule().serveCommand(args));
+        },
+      )
+      .example('$0 shot.png', 'writes shot.annotated.png')
+      .example('$0 shots/ -o out/ --json', 'a whole folder, one JSON array')
+      .example('xclip -sel c -t image/png -o | $0 -', 'the screenshot on the clipboard: writes stdin.annotated.png')
+      .example('$0 board.txt --board', 'solve a text board (. hidden, 0-8 counts, F flag)')
+      .example('$0 shot.png --mines 99 --probabilities', 'exact mine probabilities with the total, drawn as a heat map')
+      .example('$0 shot.png --explain 3,7', 'why row 3, column 7 is certain (the counts that force it)')
+      .example('$0 shot.png --export mine > shot.mine', 'continue in JSMinesweeper')
+      .example('$0 learn shot.png --board shot.board.txt --name mygame --out skins/mygame', 'teach it a new skin')
+      .epilogue(
+        'Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM): outputs already written stay whole, none is left half-written, no temp file is left.',
+      )
+      .strict()
+      .help()
+      .version()
+      .fail((message, err) => {
+        if (err) throw err;
+        throw new UsageError(message);
+      })
+  );
 }
 
 async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
-  if (args.mines !== undefined && !(Number.isInteger(args.mines) && args.mines >= 0)) throw new UsageError('--mines takes a whole number ≥ 0');
-  if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1)) throw new UsageError('--jobs takes a whole number ≥ 1');
+  if (args.mines !== undefined && !(Number.isInteger(args.mines) && args.mines >= 0))
+    throw new UsageError('--mines takes a whole number ≥ 0');
+  if (args.jobs !== undefined && !(Number.isInteger(args.jobs) && args.jobs >= 1))
+    throw new UsageError('--jobs takes a whole number ≥ 1');
   const files = await expandInputs(args.inputs, args.recursive);
-  if (!files.length) throw new UsageError(`no input images found${!args.recursive && (await holdFolders(args.inputs)) ? ' (the folders in it are read with -r)' : ''}`);
+  if (!files.length)
+    throw new UsageError(
+      `no input images found${!args.recursive && (await holdFolders(args.inputs)) ? ' (the folders in it are read with -r)' : ''}`,
+    );
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
   if (args.jobs !== undefined && args.jobs > mostJobs() && files.length > mostJobs()) {
-    process.stderr.write(`mine-assist: --jobs ${args.jobs}: ${mostJobs()} workers at most on this machine's ${availableParallelism()} CPU cores\n`);
+    process.stderr.write(
+      `mine-assist: --jobs ${args.jobs}: ${mostJobs()} workers at most on this machine's ${availableParallelism()} CPU cores\n`,
+    );
   }
-  const options = { output: args.output, skin: args.skin, mines: args.mines, trustFlags: args.trustFlags, probabilities: args.probabilities, debug: args.debug, jobs: args.jobs, reasons: args.json || explain !== undefined };
+  const options = {
+    output: args.output,
+    skin: args.skin,
+    mines: args.mines,
+    trustFlags: args.trustFlags,
+    probabilities: args.probabilities,
+    debug: args.debug,
+    jobs: args.jobs,
+    reasons: args.json || explain !== undefined,
+  };
   const bar = files.length > 1 && process.stderr.isTTY ? progressBar(files.length, process.stderr) : null;
   // Ctrl-C (or a kill's SIGTERM) ends the run here, with 130 (143), once no thread writes and no temp file is left;
   // a second signal: at once
@@ -144,8 +221,15 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   for (const [signal, listener] of Object.entries(signals)) process.off(signal, listener);
   bar?.stop();
   if (args.json) {
-    const json = results.map((r) => ({ ...toJson(r.analysis, r.output), ...(r.debug ? { debug: r.debug } : {}), ...exported(r, args) }));
-    process.stdout.write(JSON.stringify(args.inputs.length === 1 && json.length === 1 && !files[0].inFolder ? json[0] : json, null, 2) + '\n');
+    const json = results.map((r) => ({
+      ...toJson(r.analysis, r.output),
+      ...(r.debug ? { debug: r.debug } : {}),
+      ...exported(r, args),
+    }));
+    process.stdout.write(
+      JSON.stringify(args.inputs.length === 1 && json.length === 1 && !files[0].inFolder ? json[0] : json, null, 2) +
+        '\n',
+    );
   }
   if (files.length > 1) process.stderr.write(batchSummary(results) + '\n');
   return results.every((r) => r.analysis.status === 'ok') ? EXIT.ok : EXIT.input;
@@ -184,14 +268,21 @@ interface LearnArgs {
 }
 
 async function learnCommand(args: LearnArgs): Promise<number> {
-  if (args.board.length !== args.images.length) throw new UsageError(`learn needs one --board per image (${args.images.length} images, ${args.board.length} boards)`);
+  if (args.board.length !== args.images.length)
+    throw new UsageError(
+      `learn needs one --board per image (${args.images.length} images, ${args.board.length} boards)`,
+    );
   try {
-    const sources = await Promise.all(args.images.map(async (image, i) => ({ image, board: parseBoard(await fs.readFile(args.board[i], 'utf8')) })));
+    const sources = await Promise.all(
+      args.images.map(async (image, i) => ({ image, board: parseBoard(await fs.readFile(args.board[i], 'utf8')) })),
+    );
     const skin = await learn(sources, args.name);
     const out = args.out ?? path.join('.', args.name);
     await saveSkin(skin, out);
     const framed = Object.keys(skin.frames ?? {}).length;
-    process.stdout.write(`skin '${skin.name}': ${skin.templates.length} templates of ${skin.cellSize} px and its frame on ${framed} side${framed === 1 ? '' : 's'} written to ${out}\n`);
+    process.stdout.write(
+      `skin '${skin.name}': ${skin.templates.length} templates of ${skin.cellSize} px and its frame on ${framed} side${framed === 1 ? '' : 's'} written to ${out}\n`,
+    );
     return EXIT.ok;
   } catch (err) {
     process.stderr.write(`mine-assist learn: ${err instanceof Error ? err.message : String(err)}\n`);

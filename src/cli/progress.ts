@@ -11,13 +11,16 @@ export interface Progress {
 export function progressBar(total: number, stream: NodeJS.WriteStream): Progress {
   // loaded only for a bar: ~10 ms that a single screenshot or a batch off a terminal does not need
   const { MultiBar, Presets } = require('cli-progress') as ProgressModule; // eslint-disable-line @typescript-eslint/no-require-imports
-  const bars = new MultiBar({
-    stream,
-    format: '{bar} {value}/{total} files | {rate}/s | {eta_formatted} left',
-    hideCursor: true,
-    clearOnComplete: true,
-    etaBuffer: 20,
-  }, Presets.shades_classic);
+  const bars = new MultiBar(
+    {
+      stream,
+      format: '{bar} {value}/{total} files | {rate}/s | {eta_formatted} left',
+      hideCursor: true,
+      clearOnComplete: true,
+      etaBuffer: 20,
+    },
+    Presets.shades_classic,
+  );
   const bar = bars.create(total, 0, { rate: '0.0' });
   const started = Date.now();
   let done = 0;

@@ -70,7 +70,8 @@ export function cellName(row: number, col: number): string {
   const known = names[row]?.[col];
   if (known !== undefined) return known;
   const name = `r${row}c${col}`;
-  if (Number.isInteger(row) && Number.isInteger(col) && row >= 0 && col >= 0 && row < NAMED && col < NAMED) (names[row] ??= [])[col] = name;
+  if (Number.isInteger(row) && Number.isInteger(col) && row >= 0 && col >= 0 && row < NAMED && col < NAMED)
+    (names[row] ??= [])[col] = name;
   return name;
 }
 

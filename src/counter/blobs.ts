@@ -16,17 +16,24 @@ export function blobs(ink: Float32Array, w: number, h: number): { rects: Rect[];
   for (let start = 0; start < ink.length; start++) {
     if (!ink[start] || labels[start] >= 0) continue;
     const id = rects.length;
-    let x0 = w, y0 = h, x1 = -1, y1 = -1;
+    let x0 = w,
+      y0 = h,
+      x1 = -1,
+      y1 = -1;
     labels[start] = id;
     stack.push(start);
     while (stack.length) {
       const p = stack.pop() as number;
       const x = p % w;
       const y = (p - x) / w;
-      x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y);
+      x0 = min(x0, x);
+      x1 = max(x1, x);
+      y0 = min(y0, y);
+      y1 = max(y1, y);
       for (let dy = -1; dy <= 1; dy++) {
         for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx, ny = y + dy;
+          const nx = x + dx,
+            ny = y + dy;
           if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
           const q = ny * w + nx;
           if (ink[q] && labels[q] < 0) {
@@ -58,7 +65,8 @@ export function glyphGroups(parts: Group[]): Group[] {
   const oneGlyph = (a: Rect, b: Rect) => {
     const overlapX = min(a.left + a.width, b.left + b.width) - max(a.left, b.left);
     const overlapY = min(a.top + a.height, b.top + b.height) - max(a.top, b.top);
-    const stacked = overlapY <= max(1, 0.35 * min(a.height, b.height)) && -overlapX <= max(1, 0.08 * max(a.height, b.height));
+    const stacked =
+      overlapY <= max(1, 0.35 * min(a.height, b.height)) && -overlapX <= max(1, 0.08 * max(a.height, b.height));
     return overlapX >= 0.6 * min(a.width, b.width) || stacked;
   };
   return mergeWhile(parts, oneGlyph).sort((a, b) => a.left - b.left);
@@ -74,7 +82,8 @@ export const SHORT_GLYPH = 0.55;
 export function fragmentsJoined(glyphs: Group[]): Group[] {
   const tallest = max(0, ...glyphs.map((g) => g.height));
   const short = (g: Rect) => g.height < SHORT_GLYPH * tallest;
-  const touching = (a: Rect, b: Rect) => gapBetween(a.left, a.width, b.left, b.width) <= 1 && gapBetween(a.top, a.height, b.top, b.height) <= 1;
+  const touching = (a: Rect, b: Rect) =>
+    gapBetween(a.left, a.width, b.left, b.width) <= 1 && gapBetween(a.top, a.height, b.top, b.height) <= 1;
   return mergeWhile(glyphs, (a, b) => (short(a) || short(b)) && touching(a, b)).sort((a, b) => a.left - b.left);
 }
 
@@ -108,5 +117,10 @@ function belongTogether(a: Rect, b: Rect): boolean {
 function union(a: Rect, b: Rect): Rect {
   const left = min(a.left, b.left);
   const top = min(a.top, b.top);
-  return { left, top, width: max(a.left + a.width, b.left + b.width) - left, height: max(a.top + a.height, b.top + b.height) - top };
+  return {
+    left,
+    top,
+    width: max(a.left + a.width, b.left + b.width) - left,
+    height: max(a.top + a.height, b.top + b.height) - top,
+  };
 }

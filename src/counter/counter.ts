@@ -1,4 +1,14 @@
-import type { Board, CounterModel, CounterPlace, CounterReading, CounterReport, GlyphShape, Grid, Rect, RgbaImage } from '../common/types';
+import type {
+  Board,
+  CounterModel,
+  CounterPlace,
+  CounterReading,
+  CounterReport,
+  GlyphShape,
+  Grid,
+  Rect,
+  RgbaImage,
+} from '../common/types';
 import { cellLeft, cellTop } from '../image/pixels';
 import { type Glyph, type Ink, joinThinBars, shapeDistance, shapeOf, wordsIn } from './glyphs';
 import { readSmallText } from './typeset';
@@ -26,7 +36,8 @@ export function readCounter(image: RgbaImage, grid: Grid, model: CounterModel): 
   const known = new Set(model.glyphs.map((g) => g.char));
   const needed = model.kind === 'remaining' ? '0123456789' : '0123456789/';
   // a character the skin lacks would be read as its nearest look-alike
-  if (![...needed].every((c) => known.has(c))) return { read: false, text: null, remaining: null, total: null, box: null };
+  if (![...needed].every((c) => known.has(c)))
+    return { read: false, text: null, remaining: null, total: null, box: null };
   for (const ink of INK_PASSES) {
     for (const place of model.places) {
       for (const shift of PLACE_SHIFTS) {
@@ -89,7 +100,8 @@ function readPlace(image: RgbaImage, box: Rect, model: CounterModel, ink: Ink): 
       for (const glyphs of [word, joinThinBars(word)]) {
         const text = readWord(glyphs, model.glyphs);
         const found = parseCounter(text, model.kind);
-        if (found && !inkBeside(word, read)) return { read: true, text: found.text, remaining: found.remaining, total: found.total, box: wordBox(word) };
+        if (found && !inkBeside(word, read))
+          return { read: true, text: found.text, remaining: found.remaining, total: found.total, box: wordBox(word) };
         if (/\d/.test(text)) seen ??= text;
       }
     }
@@ -104,7 +116,10 @@ function readPlace(image: RgbaImage, box: Rect, model: CounterModel, ink: Ink): 
  */
 function inkBeside(word: Glyph[], words: Glyph[][]): boolean {
   const box = wordBox(word);
-  const sides = [[Infinity, -Infinity], [Infinity, -Infinity]];
+  const sides = [
+    [Infinity, -Infinity],
+    [Infinity, -Infinity],
+  ];
   for (const other of words) {
     if (other === word) continue;
     const o = wordBox(other);
@@ -142,7 +157,12 @@ export function placeBox(grid: Grid, place: CounterPlace): Rect {
   const x = place.corner.endsWith('right') ? right : grid.left;
   const y = place.corner.startsWith('bottom') ? bottom : grid.top;
   const [dx, dy, w, h] = place.box;
-  return { left: x + dx * scale, top: y + dy * scale, width: w * scale + (place.along ? right - grid.left : 0), height: h * scale };
+  return {
+    left: x + dx * scale,
+    top: y + dy * scale,
+    width: w * scale + (place.along ? right - grid.left : 0),
+    height: h * scale,
+  };
 }
 
 /**
@@ -180,7 +200,10 @@ function charOf(shape: GlyphShape, chars: { char: string; shape: GlyphShape }[])
  * total ("6/10"), also inside a longer word ("Mines: 6/10 Time" when the space is narrow) — but only beside
  * glyphs clearly not digits: an unclear one ("?1/99" for "31/99", "6/10?" for "6/100") may be a digit of it.
  */
-export function parseCounter(text: string, kind: CounterModel['kind']): { text: string; remaining: number; total: number | null } | null {
+export function parseCounter(
+  text: string,
+  kind: CounterModel['kind'],
+): { text: string; remaining: number; total: number | null } | null {
   if (kind === 'remaining') return /^\d{1,4}$/.test(text) ? { text, remaining: Number(text), total: null } : null;
   const m = /(?:^|_)(\d{1,4})\/(\d{1,4})(?:$|_)/.exec(text);
   if (!m || Number(m[1]) > Number(m[2])) return null;
@@ -195,9 +218,24 @@ export function parseCounter(text: string, kind: CounterModel['kind']): { text: 
  * than counted; and not as 0 where the game stops the count there (any number of flags over the total also
  * shows 0).
  */
-export function counterTotal(counter: CounterReading, board: Board, given: number | null, possibleFlags = 0, stopsAtZero = false): CounterReport {
-  const report = (used: boolean, note: string | null, total = counter.total): CounterReport => ({ ...counter, total, used, note });
-  if (!counter.read || counter.remaining === null) return report(false, counter.text ? `counter read as '${counter.text}', not a count` : 'counter not found or not readable');
+export function counterTotal(
+  counter: CounterReading,
+  board: Board,
+  given: number | null,
+  possibleFlags = 0,
+  stopsAtZero = false,
+): CounterReport {
+  const report = (used: boolean, note: string | null, total = counter.total): CounterReport => ({
+    ...counter,
+    total,
+    used,
+    note,
+  });
+  if (!counter.read || counter.remaining === null)
+    return report(
+      false,
+      counter.text ? `counter read as '${counter.text}', not a count` : 'counter not found or not readable',
+    );
   let [flags, covered] = [0, 0];
   for (const row of board.cells) {
     for (const c of row) {
@@ -211,11 +249,20 @@ export function counterTotal(counter: CounterReading, board: Board, given: numbe
     return report(false, `counter shows ${counter.total - counter.remaining} flags, the board ${flags}`, total);
   }
   if (counter.total === null && counter.remaining === 0 && stopsAtZero) {
-    return report(false, "0 mines left, but this game's counter stops at 0: more flags may be placed than there are mines", null);
+    return report(
+      false,
+      "0 mines left, but this game's counter stops at 0: more flags may be placed than there are mines",
+      null,
+    );
   }
   if (counter.total === null && possibleFlags > 0) {
-    return report(false, `${counter.remaining} mines left, but ${possibleFlags} unreadable cell${possibleFlags > 1 ? 's' : ''} may hide flags placed`, null);
+    return report(
+      false,
+      `${counter.remaining} mines left, but ${possibleFlags} unreadable cell${possibleFlags > 1 ? 's' : ''} may hide flags placed`,
+      null,
+    );
   }
-  if (counter.remaining > covered - flags) return report(false, `counter shows ${counter.remaining} mines left, more than the hidden cells`, total);
+  if (counter.remaining > covered - flags)
+    return report(false, `counter shows ${counter.remaining} mines left, more than the hidden cells`, total);
   return report(true, null, total);
 }

@@ -72,7 +72,8 @@ function acrossOf(glyph: FontGlyph, s: number, kernel: Kernel, fx: number, acros
   rows = new Float32Array(glyph.height * width);
   for (let v = 0; v < glyph.height; v++) {
     for (let i = 0; i < width; i++) {
-      for (let t = across.starts[i]; t < across.starts[i + 1]; t++) rows[v * width + i] += across.weights[t] * coverage[v * glyph.width + across.sources[t]];
+      for (let t = across.starts[i]; t < across.starts[i + 1]; t++)
+        rows[v * width + i] += across.weights[t] * coverage[v * glyph.width + across.sources[t]];
     }
   }
   known.set(key, rows);
@@ -126,5 +127,10 @@ function tapsOf(n: number, s: number, f: number, kernel: Kernel): Taps {
     }
     starts.push(sources.length);
   }
-  return { from, starts: Int32Array.from(starts), sources: Int32Array.from(sources), weights: Float64Array.from(weights) };
+  return {
+    from,
+    starts: Int32Array.from(starts),
+    sources: Int32Array.from(sources),
+    weights: Float64Array.from(weights),
+  };
 }

@@ -39,12 +39,17 @@ export function wordsIn(image: RgbaImage, box: Rect, ink: Ink = { rank: 0.99 }):
   for (let i = 0; i < mask.length; i++) soft[i] = min(1, max(0, (distance[i] - 0.5 * threshold) / threshold));
   eraseLines(mask, w, h);
   const { rects, labels } = blobs(mask, w, h);
-  return wordBoxes(rects.map((r, i) => ({ ...r, members: [i] }))).map((word) => {
-    const glyphs = fragmentsJoined(glyphGroups(word.members.map((i) => ({ ...rects[i], members: [i] }))))
-      .map((g) => glyphOf(soft, labels, w, g, left, top));
-    const tallest = max(0, ...glyphs.map((g) => g.rect.height));
-    return glyphs.filter((g) => g.rect.height >= SHORT_GLYPH * tallest).map((g) => (touches(g.rect, left, top, right, bottom) ? { ...g, clipped: true } : g));
-  }).filter((word) => word.length > 0);
+  return wordBoxes(rects.map((r, i) => ({ ...r, members: [i] })))
+    .map((word) => {
+      const glyphs = fragmentsJoined(glyphGroups(word.members.map((i) => ({ ...rects[i], members: [i] })))).map((g) =>
+        glyphOf(soft, labels, w, g, left, top),
+      );
+      const tallest = max(0, ...glyphs.map((g) => g.rect.height));
+      return glyphs
+        .filter((g) => g.rect.height >= SHORT_GLYPH * tallest)
+        .map((g) => (touches(g.rect, left, top, right, bottom) ? { ...g, clipped: true } : g));
+    })
+    .filter((word) => word.length > 0);
 }
 
 /**
@@ -121,10 +126,12 @@ export function shapeOf(glyph: Glyph): GlyphShape {
   const sy = SHAPE_H / height;
   // each pixel's ink spread over the shape cells it overlaps, by the area of overlap
   for (let y = 0; y < height; y++) {
-    const ya = y * sy, yb = (y + 1) * sy;
+    const ya = y * sy,
+      yb = (y + 1) * sy;
     for (let x = 0; x < width; x++) {
       const v = glyph.ink[y * width + x];
-      const xa = x * sx, xb = (x + 1) * sx;
+      const xa = x * sx,
+        xb = (x + 1) * sx;
       for (let cy = floor(ya); cy < min(SHAPE_H, ceil(yb)); cy++) {
         for (let cx = floor(xa); cx < min(SHAPE_W, ceil(xb)); cx++) {
           const a = (min(xb, cx + 1) - max(xa, cx)) * (min(yb, cy + 1) - max(ya, cy));
@@ -181,7 +188,11 @@ export function inkDistances(image: RgbaImage, left: number, top: number, w: num
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const p = at(x, y);
-      distance[y * w + x] = max(abs(image.data[p] - bg[0]), abs(image.data[p + 1] - bg[1]), abs(image.data[p + 2] - bg[2]));
+      distance[y * w + x] = max(
+        abs(image.data[p] - bg[0]),
+        abs(image.data[p + 1] - bg[1]),
+        abs(image.data[p + 2] - bg[2]),
+      );
     }
   }
   return distance;
@@ -232,8 +243,12 @@ export function joinThinBars(word: Glyph[]): Glyph[] {
     const g = out[i];
     if (g.rect.width > max(1, 0.25 * g.rect.height)) continue;
     const gap = (a: Glyph, b: Glyph) => b.rect.left - (a.rect.left + a.rect.width);
-    const near = [i - 1, i + 1].filter((j) => j >= 0 && j < out.length)
-      .filter((j) => (j < i ? gap(out[j], g) : gap(g, out[j])) <= max(1, 0.1 * g.rect.height) && out[j].rect.width > g.rect.width)
+    const near = [i - 1, i + 1]
+      .filter((j) => j >= 0 && j < out.length)
+      .filter(
+        (j) =>
+          (j < i ? gap(out[j], g) : gap(g, out[j])) <= max(1, 0.1 * g.rect.height) && out[j].rect.width > g.rect.width,
+      )
       .sort((a, b) => (a < i ? gap(out[a], g) : gap(g, out[a])) - (b < i ? gap(out[b], g) : gap(g, out[b])));
     if (!near.length) continue;
     const j = near[0];

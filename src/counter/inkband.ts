@@ -34,7 +34,13 @@ export function inkOf(image: RgbaImage, box: Rect, margin: number): InkArea | nu
  * difference). A text line's background is told from its own rows: a status bar's, not the board's or the
  * desktop's above and below it; an LCD's black, not the red of a row through its digits' bars.
  */
-function inkBand(image: RgbaImage, area: Rect, own: { from: number; to: number }, from: number, to: number): Float32Array {
+function inkBand(
+  image: RgbaImage,
+  area: Rect,
+  own: { from: number; to: number },
+  from: number,
+  to: number,
+): Float32Array {
   const w = area.width;
   const at = (x: number, y: number) => ((area.top + y) * image.width + area.left + x) * 4;
   const binOf = (p: number) => ((image.data[p] >> 4) << 8) | ((image.data[p + 1] >> 4) << 4) | (image.data[p + 2] >> 4);
@@ -44,13 +50,18 @@ function inkBand(image: RgbaImage, area: Rect, own: { from: number; to: number }
   for (let b = 1; b < bins.length; b++) if (bins[b] > bins[mode]) mode = b;
   const bg = [0, 0, 0];
   for (let y = from; y < to; y++) {
-    for (let x = own.from; x < own.to; x++) if (binOf(at(x, y)) === mode) for (let c = 0; c < 3; c++) bg[c] += image.data[at(x, y) + c] / bins[mode];
+    for (let x = own.from; x < own.to; x++)
+      if (binOf(at(x, y)) === mode) for (let c = 0; c < 3; c++) bg[c] += image.data[at(x, y) + c] / bins[mode];
   }
   const out = new Float32Array(w * (to - from));
   for (let y = from; y < to; y++) {
     for (let x = 0; x < w; x++) {
       const p = at(x, y);
-      out[(y - from) * w + x] = max(abs(image.data[p] - bg[0]), abs(image.data[p + 1] - bg[1]), abs(image.data[p + 2] - bg[2]));
+      out[(y - from) * w + x] = max(
+        abs(image.data[p] - bg[0]),
+        abs(image.data[p + 1] - bg[1]),
+        abs(image.data[p + 2] - bg[2]),
+      );
     }
   }
   return out;

@@ -79,14 +79,31 @@ export function lineOf(ink: Ink, font: CounterFont, s: number, kernel: number, y
   }
   // a drawn pixel is below 2 (its kernels' weights sum to 1, the negative ones to little)
   const slack = 1e-9 * (energy[ink.w] + 4 * font.strength ** 2 * (bottom - top) * ink.w);
-  return { font, s, kernel, y0, top, height: bottom - top, d, energy, places: [], pool: placesOver(ink), slack, glyphs, drawn: drawnOn(font, s, kernel, y0), rows: glyphs.map((g) => (g ? pixelOf(y0 + s * g.top) : 0)) };
+  return {
+    font,
+    s,
+    kernel,
+    y0,
+    top,
+    height: bottom - top,
+    d,
+    energy,
+    places: [],
+    pool: placesOver(ink),
+    slack,
+    glyphs,
+    drawn: drawnOn(font, s, kernel, y0),
+    rows: glyphs.map((g) => (g ? pixelOf(y0 + s * g.top) : 0)),
+  };
 }
 
 /** The drawings of lines alike: the same font, scale and kernel, each glyph at the same phase down. */
 function drawnOn(font: CounterFont, s: number, kernel: number, y0: number): (Drawn | undefined)[] {
   let known = lines.get(font);
   if (!known) lines.set(font, (known = new Map()));
-  const key = `${s} ${kernel} ${charsOf(font).glyphs.map((g) => (g ? phaseOf(y0 + s * g.top) : '-')).join('')}`;
+  const key = `${s} ${kernel} ${charsOf(font)
+    .glyphs.map((g) => (g ? phaseOf(y0 + s * g.top) : '-'))
+    .join('')}`;
   let drawn = known.get(key);
   if (!drawn) known.set(key, (drawn = []));
   return drawn;
@@ -99,7 +116,11 @@ function charsOf(font: CounterFont): { glyphs: (FontGlyph | undefined)[]; glyphT
   let found = fonts.get(font);
   if (!found) {
     const all = [...font.glyphs.values()];
-    found = { glyphs: CHARS.map((c) => font.glyphs.get(c)), glyphTop: min(...all.map((g) => g.top)), glyphBottom: max(...all.map((g) => g.top + g.height)) };
+    found = {
+      glyphs: CHARS.map((c) => font.glyphs.get(c)),
+      glyphTop: min(...all.map((g) => g.top)),
+      glyphBottom: max(...all.map((g) => g.top + g.height)),
+    };
     fonts.set(font, found);
   }
   return found;
@@ -183,13 +204,25 @@ export function setText(ink: Ink, line: Line, layout: string, x0: number): Setti
   const { cuts, window } = found;
   const text = [...layout].map((slot, i) => {
     if (slot === '/') return '/';
-    return CHARS[line.pool.first[compare(ink, line, placeAt(line, x0 + line.s * placeStart(line.font, layout, i), cuts[i], cuts[i + 1], false))]];
+    return CHARS[
+      line.pool.first[
+        compare(ink, line, placeAt(line, x0 + line.s * placeStart(line.font, layout, i), cuts[i], cuts[i + 1], false))
+      ]
+    ];
   });
   const predicted = predict(line, layout, text, x0, window);
   const strength = fittedStrength(ink, line, predicted, window);
   if (strength * STRENGTH_FACTOR < line.font.strength || strength > STRENGTH_FACTOR * line.font.strength) return null;
   if (unexplained(ink, line, predicted, strength, window, cuts[0], cuts.at(-1)!) > GUARD_INK * strength) return null;
-  return { layout, text: text.join(''), line, x0, window, strength, residual: shareLeft(ink, line, predicted, strength, window) };
+  return {
+    layout,
+    text: text.join(''),
+    line,
+    x0,
+    window,
+    strength,
+    residual: shareLeft(ink, line, predicted, strength, window),
+  };
 }
 
 /** The share of the window's ink left unexplained by these characters ('' an empty place) set in the layout from x0. */
@@ -221,17 +254,37 @@ export function placeStart(font: CounterFont, layout: string, i: number): number
  * Σ ink × drawn and Σ drawn² of the character drawn from `start`, over the line's rows and the columns
  * [from, to). The same object each call.
  */
-export function inkAndDrawn(ink: Ink, line: Line, c: string, start: number, from: number, to: number): { dp: number; pp: number } {
+export function inkAndDrawn(
+  ink: Ink,
+  line: Line,
+  c: string,
+  start: number,
+  from: number,
+  to: number,
+): { dp: number; pp: number } {
   return inkTimesDrawn(ink, line, CHARS.indexOf(c), start, from, to);
 }
 
-function inkTimesDrawn(ink: Ink, line: Line, k: number, start: number, from: number, to: number): { dp: number; pp: number } {
+function inkTimesDrawn(
+  ink: Ink,
+  line: Line,
+  k: number,
+  start: number,
+  from: number,
+  to: number,
+): { dp: number; pp: number } {
   const g = line.glyphs[k]!;
   const x = start + line.s * g.left;
   // phaseOf(x) and pixelOf(x)
   const whole = floor(x);
   const q = round((x - whole) * PHASES);
-  const d = (line.drawn[k * PHASES + (q === PHASES ? 0 : q)] ??= drawing(g, line.s, line.kernel, x, line.y0 + line.s * g.top));
+  const d = (line.drawn[k * PHASES + (q === PHASES ? 0 : q)] ??= drawing(
+    g,
+    line.s,
+    line.kernel,
+    x,
+    line.y0 + line.s * g.top,
+  ));
   const { width, height, values } = d;
   const left = d.left + (q === PHASES ? whole + 1 : whole);
   const top = d.top + line.rows[k];
@@ -290,7 +343,17 @@ let searchPlaces: Places | null = null;
 
 function placesOf(size: number): Places {
   const [q, from, to] = [new Int32Array(size), new Int32Array(size), new Int32Array(size)];
-  return { owner: null, count: 0, q, slashes: new Uint8Array(size), from, to, compared: new Uint8Array(size), least: new Float64Array(size), first: new Int8Array(size) };
+  return {
+    owner: null,
+    count: 0,
+    q,
+    slashes: new Uint8Array(size),
+    from,
+    to,
+    compared: new Uint8Array(size),
+    least: new Float64Array(size),
+    first: new Int8Array(size),
+  };
 }
 
 /** A line's places are the ink's only until a line is made over another ink: its places are then gone. */
@@ -345,11 +408,20 @@ function compare(ink: Ink, line: Line, place: number): number {
 }
 
 /** The most ink left unexplained in the window's columns outside [from, to). */
-function unexplained(ink: Ink, line: Line, predicted: Float32Array, strength: number, window: Rect, from: number, to: number): number {
+function unexplained(
+  ink: Ink,
+  line: Line,
+  predicted: Float32Array,
+  strength: number,
+  window: Rect,
+  from: number,
+  to: number,
+): number {
   let most = 0;
   for (let y = 0; y < window.height; y++) {
     for (let x = window.left; x < window.left + window.width; x++) {
-      if (x < from || x >= to) most = max(most, line.d[y * ink.w + x] - strength * predicted[y * window.width + x - window.left]);
+      if (x < from || x >= to)
+        most = max(most, line.d[y * ink.w + x] - strength * predicted[y * window.width + x - window.left]);
     }
   }
   return most;

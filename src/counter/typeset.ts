@@ -54,16 +54,35 @@ export interface Judgement {
  * null. The text may reach `margin` pixels past the box's sides (a digit beside it is looked for there too);
  * `scale`: how large (times the fonts' size) the text is known to be, else null (found from its ink).
  */
-export function readSmallText(image: RgbaImage, box: Rect, margin: number, model: CounterModel, scale: number | null): { text: string; box: Rect } | null {
+export function readSmallText(
+  image: RgbaImage,
+  box: Rect,
+  margin: number,
+  model: CounterModel,
+  scale: number | null,
+): { text: string; box: Rect } | null {
   const found = bestSetting(image, box, margin, model, scale);
   if (!found) return null;
-  trace('counter set as %s at %j leaves %s of the ink, %s %s', found.text, found.box, found.residual.toFixed(3), found.rival.text, found.rival.residual.toFixed(3));
+  trace(
+    'counter set as %s at %j leaves %s of the ink, %s %s',
+    found.text,
+    found.box,
+    found.residual.toFixed(3),
+    found.rival.text,
+    found.rival.residual.toFixed(3),
+  );
   if (found.residual > MAX_RESIDUAL || found.residual > RATIO * found.rival.residual) return null;
   return { text: found.text, box: found.box };
 }
 
 /** The whole text that, set in one of the counter's fonts, best explains the ink in the box, and its closest rival there. */
-export function bestSetting(image: RgbaImage, box: Rect, margin: number, model: CounterModel, scale: number | null): Judgement | null {
+export function bestSetting(
+  image: RgbaImage,
+  box: Rect,
+  margin: number,
+  model: CounterModel,
+  scale: number | null,
+): Judgement | null {
   const ink = inkOf(image, box, margin);
   if (!ink || !model.fonts.length) return null;
   const lines = new Map<string, Line | null>();
@@ -80,7 +99,9 @@ export function bestSetting(image: RgbaImage, box: Rect, margin: number, model: 
   const forms = layouts(model.kind);
   const settings = fonts.flatMap((font) => {
     const bests = forms.map(() => Infinity);
-    return anchors(ink, font).filter(inPlace).flatMap((anchor) => settingsAt(ink, forms, anchor, font, scale, lineAt, bests));
+    return anchors(ink, font)
+      .filter(inPlace)
+      .flatMap((anchor) => settingsAt(ink, forms, anchor, font, scale, lineAt, bests));
   });
   settings.sort((a, b) => a.residual - b.residual);
   const first = settings.find((s) => whole(ink, s));
@@ -91,7 +112,12 @@ export function bestSetting(image: RgbaImage, box: Rect, margin: number, model: 
   const changed = oneChanged(ink, best);
   const rival = other && other.residual < changed.residual ? other : changed;
   const { window } = best;
-  return { text: best.text, box: { ...window, left: window.left + area.left, top: window.top + area.top }, residual: best.residual, rival: { text: rival.text, residual: rival.residual } };
+  return {
+    text: best.text,
+    box: { ...window, left: window.left + area.left, top: window.top + area.top },
+    residual: best.residual,
+    rival: { text: rival.text, residual: rival.residual },
+  };
 }
 
 /**
@@ -110,7 +136,13 @@ function anchors(ink: Ink, font: CounterFont): Rect[] {
     eraseLines(mask, ink.w, ink.h);
     const { rects } = blobs(mask, ink.w, ink.h);
     const words = wordBoxes(rects.map((r, i) => ({ ...r, members: [i] })));
-    for (const r of [...rects, ...words]) found.set(`${r.left} ${r.top} ${r.width} ${r.height}`, { left: r.left, top: r.top, width: r.width, height: r.height });
+    for (const r of [...rects, ...words])
+      found.set(`${r.left} ${r.top} ${r.width} ${r.height}`, {
+        left: r.left,
+        top: r.top,
+        width: r.width,
+        height: r.height,
+      });
   }
   return [...found.values()];
 }
@@ -131,7 +163,15 @@ type LineAt = (font: CounterFont, s: number, kernel: number, y0: number) => Line
  * layout over the anchors searched before (which it updates): an anchor's places a layout fits no better
  * than it fitted at another anchor's are not searched again.
  */
-function settingsAt(ink: Ink, forms: string[], anchor: Rect, font: CounterFont, scale: number | null, lineAt: LineAt, bests: number[]): Setting[] {
+function settingsAt(
+  ink: Ink,
+  forms: string[],
+  anchor: Rect,
+  font: CounterFont,
+  scale: number | null,
+  lineAt: LineAt,
+  bests: number[],
+): Setting[] {
   const glyphs = [...font.glyphs.values()];
   const inkTop = min(...glyphs.map((g) => g.top)) + 1;
   const heights = [font.height, max(...glyphs.map((g) => g.top + g.height)) - 1 - inkTop];

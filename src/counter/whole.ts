@@ -14,10 +14,15 @@ const WHOLE_RATIO = 0.5;
  * there mostly explains (a leading 1 the search left out, the 1 of "0018" read as "00").
  */
 export function whole(ink: Ink, setting: Setting): boolean {
-  return clearAboveBelow(ink, setting) && ([-1, 1] as const).every((side) => {
-    const beside = besideText(ink, setting.line, setting.layout, setting.x0, side, setting.strength);
-    return beside !== null && (beside.energy < WHOLE_INK * beside.perPlace || beside.least > WHOLE_RATIO * beside.energy);
-  });
+  return (
+    clearAboveBelow(ink, setting) &&
+    ([-1, 1] as const).every((side) => {
+      const beside = besideText(ink, setting.line, setting.layout, setting.x0, side, setting.strength);
+      return (
+        beside !== null && (beside.energy < WHOLE_INK * beside.perPlace || beside.least > WHOLE_RATIO * beside.energy)
+      );
+    })
+  );
 }
 
 /**
@@ -25,7 +30,14 @@ export function whole(ink: Ink, setting: Setting): boolean {
  * the least any digit drawn there leaves unexplained (at the given strength), and the text's ink energy per
  * place; null when the place leaves the ink's area.
  */
-function besideText(ink: Ink, line: Line, layout: string, x0: number, side: -1 | 1, strength: number): { energy: number; least: number; perPlace: number } | null {
+function besideText(
+  ink: Ink,
+  line: Line,
+  layout: string,
+  x0: number,
+  side: -1 | 1,
+  strength: number,
+): { energy: number; least: number; perPlace: number } | null {
   const width = placeStart(line.font, layout, layout.length);
   const start = side < 0 ? x0 - line.s * line.font.pitch : x0 + line.s * width;
   const [from, to] = [round(start), round(start + line.s * line.font.pitch)];

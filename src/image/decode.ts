@@ -41,14 +41,21 @@ export const READ_AT_ONCE = 256 << 20;
 async function decodeBySharp(input: string | Buffer): Promise<RgbaImage> {
   const { width = 0, height = 0, hasAlpha, pages = 1 } = await header(input);
   if (width * height > MAX_PIXELS) {
-    throw new DecodeError(`image too large: ${width}×${height} is ${Math.round((width * height) / 1e6)} Mpx, the limit is ${MAX_PIXELS / 1e6} Mpx`);
+    throw new DecodeError(
+      `image too large: ${width}×${height} is ${Math.round((width * height) / 1e6)} Mpx, the limit is ${MAX_PIXELS / 1e6} Mpx`,
+    );
   }
   try {
     const { data, info } = await vips()(input, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const image: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length), opaque: !hasAlpha };
+    const image: RgbaImage = {
+      width: info.width,
+      height: info.height,
+      data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+      opaque: !hasAlpha,
+    };
     return pages > 1 ? { ...image, frames: pages } : image;
   } catch (err) {
     throw new DecodeError(`corrupt or truncated image: ${describe(err)}`);
@@ -79,7 +86,8 @@ export function readSkinFile(file: string): Buffer | null {
 
 async function header(input: string | Buffer): Promise<Metadata> {
   const found = Buffer.isBuffer(input) ? null : await fs.stat(input).catch(() => null);
-  if (found && !found.isFile() && !found.isDirectory()) throw new DecodeError('not a file but a pipe or a device: give - to read an image from standard input');
+  if (found && !found.isFile() && !found.isDirectory())
+    throw new DecodeError('not a file but a pipe or a device: give - to read an image from standard input');
   const bytes = Buffer.isBuffer(input) ? input.length : found ? found.size : -1;
   if (bytes === 0) throw new DecodeError('empty file (0 bytes)');
   if (bytes < 0) throw new DecodeError('cannot read the file (missing or not readable)');
@@ -87,7 +95,8 @@ async function header(input: string | Buffer): Promise<Metadata> {
     return await vips()(input, { limitInputPixels: false }).metadata();
   } catch (err) {
     const message = describe(err);
-    if (/unsupported image format/.test(message)) throw new DecodeError('not an image (no format sharp reads: PNG, JPEG, WebP, GIF, TIFF, AVIF)');
+    if (/unsupported image format/.test(message))
+      throw new DecodeError('not an image (no format sharp reads: PNG, JPEG, WebP, GIF, TIFF, AVIF)');
     throw new DecodeError(`not a readable image: ${message}`);
   }
 }
@@ -102,7 +111,12 @@ function describe(err: unknown): string {
  * blocks may break faint outlines; false when it cannot be read.
  */
 export async function isLossy(input: string | Buffer): Promise<boolean> {
-  return vips()(input).metadata().then((m) => LOSSY.includes(m.format ?? ''), () => false);
+  return vips()(input)
+    .metadata()
+    .then(
+      (m) => LOSSY.includes(m.format ?? ''),
+      () => false,
+    );
 }
 
 const LOSSY = ['jpeg', 'webp', 'heif'];
@@ -111,6 +125,9 @@ const LOSSY = ['jpeg', 'webp', 'heif'];
 export async function blurred(image: RgbaImage, sigma: number): Promise<RgbaImage> {
   const { width, height } = image;
   const input = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length);
-  const data = await vips()(input, { raw: { width, height, channels: 4 } }).blur(sigma).raw().toBuffer();
+  const data = await vips()(input, { raw: { width, height, channels: 4 } })
+    .blur(sigma)
+    .raw()
+    .toBuffer();
   return { width, height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }

@@ -5,7 +5,9 @@ import { vips } from './vips';
 
 /** The image as a PNG by libvips (a skin's templates), without an alpha channel when the image had none. */
 function pngOf(image: RgbaImage): Promise<Buffer> {
-  const pixels = vips()(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) });
+  const pixels = vips()(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), {
+    raw: rawInfo(image),
+  });
   return (image.opaque ? pixels.removeAlpha() : pixels).png().toBuffer();
 }
 

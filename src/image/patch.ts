@@ -43,12 +43,27 @@ export interface PreparedSkin {
  * each output row weighs the source rows it covers. Runs in WebAssembly (src/speed/wasm/patch.ts). Written into
  * `into` when given (of the patch's length).
  */
-export function cellPatch(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, size: number, into?: Float32Array): Patch {
+export function cellPatch(
+  image: RgbaImage,
+  grid: Grid,
+  row: number,
+  col: number,
+  inset: number,
+  size: number,
+  into?: Float32Array,
+): Patch {
   try {
     const [kernel, slot] = placed(image);
-    const at = kernel.patch(slot, image.width, image.height,
-      cellLeft(grid, col) + inset * grid.pitchX, (grid.pitchX * (1 - 2 * inset)) / size,
-      cellTop(grid, row) + inset * grid.pitchY, (grid.pitchY * (1 - 2 * inset)) / size, size);
+    const at = kernel.patch(
+      slot,
+      image.width,
+      image.height,
+      cellLeft(grid, col) + inset * grid.pitchX,
+      (grid.pitchX * (1 - 2 * inset)) / size,
+      cellTop(grid, row) + inset * grid.pitchY,
+      (grid.pitchY * (1 - 2 * inset)) / size,
+      size,
+    );
     const rgb = into && into.length === size * size * 3 ? into : new Float32Array(size * size * 3);
     rgb.set(new Float32Array(kernel.memory.buffer, at, size * size * 3));
     return { size, rgb };
@@ -68,20 +83,84 @@ interface PatchKernel {
   useSkin(offset: number): void;
   dropSkins(): void;
   cellsInput(count: number, cols: number, rows: number): number;
-  nearestCells(slot: number, width: number, height: number, count: number, cols: number, rows: number, left: number, top: number,
-    pitchX: number, pitchY: number, linedX: boolean, linedY: boolean, inset: number, ordered: boolean, stop: number, limit: number, enough: number): number;
+  nearestCells(
+    slot: number,
+    width: number,
+    height: number,
+    count: number,
+    cols: number,
+    rows: number,
+    left: number,
+    top: number,
+    pitchX: number,
+    pitchY: number,
+    linedX: boolean,
+    linedY: boolean,
+    inset: number,
+    ordered: boolean,
+    stop: number,
+    limit: number,
+    enough: number,
+  ): number;
   bounds(group: number): number;
   readInput(count: number, cols: number, rows: number, labels: number, groups: number): number;
   readingsAt(at: number, count: number, cols: number, rows: number, labels: number, groups: number): number;
-  readCells(slot: number, width: number, height: number, count: number, cols: number, rows: number, left: number, top: number, pitchX: number,
-    pitchY: number, linedX: boolean, linedY: boolean, inset: number, search: boolean, exact: boolean, sure: number, sureRatio: number,
-    decided: number, decidedRatio: number, step: number): void;
+  readCells(
+    slot: number,
+    width: number,
+    height: number,
+    count: number,
+    cols: number,
+    rows: number,
+    left: number,
+    top: number,
+    pitchX: number,
+    pitchY: number,
+    linedX: boolean,
+    linedY: boolean,
+    inset: number,
+    search: boolean,
+    exact: boolean,
+    sure: number,
+    sureRatio: number,
+    decided: number,
+    decidedRatio: number,
+    step: number,
+  ): void;
   templateDistances(group: number, template: number): number;
-  edgeProfile(slot: number, width: number, height: number, vertical: boolean, from: number, first: number, to: number, acrossFrom: number, acrossTo: number): number;
-  lineSteps(slot: number, width: number, height: number, vertical: boolean, at: number, band: number, from: number, to: number): number;
+  edgeProfile(
+    slot: number,
+    width: number,
+    height: number,
+    vertical: boolean,
+    from: number,
+    first: number,
+    to: number,
+    acrossFrom: number,
+    acrossTo: number,
+  ): number;
+  lineSteps(
+    slot: number,
+    width: number,
+    height: number,
+    vertical: boolean,
+    at: number,
+    band: number,
+    from: number,
+    to: number,
+  ): number;
   shiftsInput(length: number, count: number): number;
   lineShifts(length: number, count: number, reach: number, width: number): number;
-  patch(slot: number, width: number, height: number, left: number, stepX: number, top: number, stepY: number, size: number): number;
+  patch(
+    slot: number,
+    width: number,
+    height: number,
+    left: number,
+    stepX: number,
+    top: number,
+    stepY: number,
+    size: number,
+  ): number;
 }
 
 /**
@@ -120,8 +199,18 @@ export const CELLS_STOP = { never: 0, sum: 1, over: 2 } as const;
  * the kernel (src/speed/wasm/patch.ts's `nearestCells`): a call per cell cost more in JS than the measuring, until V8 had
  * compiled it.
  */
-export function nearestCells(image: RgbaImage, grid: Grid, inset: number, prepared: PreparedSkin, cells: readonly Coord[], known: Float64Array,
-  order: readonly number[] | undefined, stop: number, limit: number, enough: number): boolean {
+export function nearestCells(
+  image: RgbaImage,
+  grid: Grid,
+  inset: number,
+  prepared: PreparedSkin,
+  cells: readonly Coord[],
+  known: Float64Array,
+  order: readonly number[] | undefined,
+  stop: number,
+  limit: number,
+  enough: number,
+): boolean {
   try {
     const [kernel, slot] = placed(image);
     holdSkin(kernel, prepared);
@@ -134,8 +223,25 @@ export function nearestCells(image: RgbaImage, grid: Grid, inset: number, prepar
     const floatsAt = (at + 12 * count + 7) & ~7;
     writeLines(kernel, floatsAt, grid);
     new Float64Array(kernel.memory.buffer, floatsAt + 8 * (cols + rows), rows * cols).set(known);
-    const stopped = kernel.nearestCells(slot, image.width, image.height, count, cols, rows, grid.left, grid.top, grid.pitchX, grid.pitchY,
-      grid.lefts !== undefined, grid.tops !== undefined, inset, order !== undefined, stop, limit, enough);
+    const stopped = kernel.nearestCells(
+      slot,
+      image.width,
+      image.height,
+      count,
+      cols,
+      rows,
+      grid.left,
+      grid.top,
+      grid.pitchX,
+      grid.pitchY,
+      grid.lefts !== undefined,
+      grid.tops !== undefined,
+      inset,
+      order !== undefined,
+      stop,
+      limit,
+      enough,
+    );
     known.set(new Float64Array(kernel.memory.buffer, floatsAt + 8 * (cols + rows), rows * cols));
     return stopped === 1;
   } catch (err) {
@@ -212,8 +318,14 @@ export interface ClearCut {
  * template that could change its reading, and, with `search`, when the match is not clear-cut, shifted by `step` in
  * each direction, then by half of it.
  */
-export function readInKernel(image: RgbaImage, grid: Grid, inset: number, prepared: PreparedSkin, cells: readonly Coord[],
-  options: { search: boolean; exact: boolean; step: number; clearCut: ClearCut }): KernelReadings {
+export function readInKernel(
+  image: RgbaImage,
+  grid: Grid,
+  inset: number,
+  prepared: PreparedSkin,
+  cells: readonly Coord[],
+  options: { search: boolean; exact: boolean; step: number; clearCut: ClearCut },
+): KernelReadings {
   try {
     const [kernel, slot] = placed(image);
     holdSkin(kernel, prepared);
@@ -225,11 +337,32 @@ export function readInKernel(image: RgbaImage, grid: Grid, inset: number, prepar
     writeLines(kernel, at + 8 * count, grid);
     const rivals = new Int32Array(kernel.memory.buffer, at + 8 * (count + cols + rows), labels.length * groups.length);
     for (let l = 0; l < labels.length; l++) {
-      for (let g = 0; g < groups.length; g++) rivals[l * groups.length + g] = sizeIndex.get(`${labels[l]}@${groups[g].size}`) ?? -1;
+      for (let g = 0; g < groups.length; g++)
+        rivals[l * groups.length + g] = sizeIndex.get(`${labels[l]}@${groups[g].size}`) ?? -1;
     }
     const { search, exact, step, clearCut } = options;
-    kernel.readCells(slot, image.width, image.height, count, cols, rows, grid.left, grid.top, grid.pitchX, grid.pitchY,
-      grid.lefts !== undefined, grid.tops !== undefined, inset, search, exact, clearCut.sure, clearCut.sureRatio, clearCut.decided, clearCut.decidedRatio, step);
+    kernel.readCells(
+      slot,
+      image.width,
+      image.height,
+      count,
+      cols,
+      rows,
+      grid.left,
+      grid.top,
+      grid.pitchX,
+      grid.pitchY,
+      grid.lefts !== undefined,
+      grid.tops !== undefined,
+      inset,
+      search,
+      exact,
+      clearCut.sure,
+      clearCut.sureRatio,
+      clearCut.decided,
+      clearCut.decidedRatio,
+      step,
+    );
     const readingsAt = kernel.readingsAt(at, count, cols, rows, labels.length, groups.length);
     return new KernelReadings(new Uint8Array(kernel.memory.buffer, readingsAt, 4 * READING_INTS * count).slice());
   } catch (err) {
@@ -245,7 +378,8 @@ function writeCells(kernel: PatchKernel, at: number, cells: readonly Coord[], gr
   for (let i = 0; i < cells.length; i++) {
     const row = cells[i][0];
     const col = cells[i][1];
-    if (!(row >= 0 && row < rows && col >= 0 && col < cols)) throw new RangeError(`cell ${row},${col} is not on the ${rows}×${cols} grid`);
+    if (!(row >= 0 && row < rows && col >= 0 && col < cols))
+      throw new RangeError(`cell ${row},${col} is not on the ${rows}×${cols} grid`);
     ints[2 * i] = row;
     ints[2 * i + 1] = col;
   }
@@ -279,7 +413,15 @@ export function templateDistances(prepared: PreparedSkin, group: number, i: numb
 }
 
 /** The coarse lower bound of the distance between the cell's patch and each template of group g of a prepared skin. */
-export function templateBounds(image: RgbaImage, grid: Grid, row: number, col: number, inset: number, prepared: PreparedSkin, group: number): Float64Array {
+export function templateBounds(
+  image: RgbaImage,
+  grid: Grid,
+  row: number,
+  col: number,
+  inset: number,
+  prepared: PreparedSkin,
+  group: number,
+): Float64Array {
   return guarded(() => {
     const kernel = kernelWithSkin(image, prepared);
     patchAt(kernel, image, grid, row, col, inset, prepared.groups[group].size);
@@ -321,11 +463,26 @@ function kernelWithSkin(image: RgbaImage, prepared: PreparedSkin): PatchKernel {
   });
 }
 
-function patchAt(kernel: PatchKernel, image: RgbaImage, grid: Grid, row: number, col: number, inset: number, size: number): number {
+function patchAt(
+  kernel: PatchKernel,
+  image: RgbaImage,
+  grid: Grid,
+  row: number,
+  col: number,
+  inset: number,
+  size: number,
+): number {
   const slot = image.data.length <= kernel.SMALL.value ? 0 : 1;
-  return kernel.patch(slot, image.width, image.height,
-    cellLeft(grid, col) + inset * grid.pitchX, (grid.pitchX * (1 - 2 * inset)) / size,
-    cellTop(grid, row) + inset * grid.pitchY, (grid.pitchY * (1 - 2 * inset)) / size, size);
+  return kernel.patch(
+    slot,
+    image.width,
+    image.height,
+    cellLeft(grid, col) + inset * grid.pitchX,
+    (grid.pitchX * (1 - 2 * inset)) / size,
+    cellTop(grid, row) + inset * grid.pitchY,
+    (grid.pitchY * (1 - 2 * inset)) / size,
+    size,
+  );
 }
 
 /** A call into the kernel; after a trap, the kernel is made anew on next use. */
@@ -343,10 +500,27 @@ function guarded<T>(call: () => T): T {
  * x - 1 and x over rows [acrossFrom, acrossTo) when `vertical`, else between rows y - 1 and y over those columns;
  * positions before `first` (at least 1) are 0. In WebAssembly (src/speed/wasm/patch.ts's `edgeProfile`).
  */
-export function edgeSums(image: RgbaImage, vertical: boolean, from: number, to: number, acrossFrom: number, acrossTo: number): Float64Array {
+export function edgeSums(
+  image: RgbaImage,
+  vertical: boolean,
+  from: number,
+  to: number,
+  acrossFrom: number,
+  acrossTo: number,
+): Float64Array {
   try {
     const [kernel, slot] = placed(image);
-    const at = kernel.edgeProfile(slot, image.width, image.height, vertical, from, Math.max(1, from), to, acrossFrom, acrossTo);
+    const at = kernel.edgeProfile(
+      slot,
+      image.width,
+      image.height,
+      vertical,
+      from,
+      Math.max(1, from),
+      to,
+      acrossFrom,
+      acrossTo,
+    );
     return new Float64Array(kernel.memory.buffer, at, Math.max(0, to - from + 1)).slice();
   } catch (err) {
     dropKernel();
@@ -378,7 +552,14 @@ export function lineShiftsOn(profile: Float64Array, bases: readonly number[], re
  * each position from `from` to `to` along it, the largest over `at - band` to `at + band`. In WebAssembly
  * (src/speed/wasm/patch.ts's `lineSteps`).
  */
-export function lineSteps(image: RgbaImage, vertical: boolean, at: number, band: number, from: number, to: number): number {
+export function lineSteps(
+  image: RgbaImage,
+  vertical: boolean,
+  at: number,
+  band: number,
+  from: number,
+  to: number,
+): number {
   try {
     const [kernel, slot] = placed(image);
     return kernel.lineSteps(slot, image.width, image.height, vertical, at, band, from, to);

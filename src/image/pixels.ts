@@ -9,7 +9,12 @@ export const cellTop = (grid: Grid, row: number): number => grid.tops?.[row] ?? 
 
 /** The grid's outer edges in the image: its first column's left, its last column's right, and so on. */
 export function gridEdges(grid: Grid): { left: number; top: number; right: number; bottom: number } {
-  return { left: cellLeft(grid, 0), top: cellTop(grid, 0), right: cellLeft(grid, grid.cols - 1) + grid.pitchX, bottom: cellTop(grid, grid.rows - 1) + grid.pitchY };
+  return {
+    left: cellLeft(grid, 0),
+    top: cellTop(grid, 0),
+    right: cellLeft(grid, grid.cols - 1) + grid.pitchX,
+    bottom: cellTop(grid, grid.rows - 1) + grid.pitchY,
+  };
 }
 
 /** The grid moved by (dx, dy) pixels. */
@@ -37,7 +42,7 @@ export function shrinkImage(image: RgbaImage, k: number): RgbaImage {
     for (let dy = 0; dy < k; dy++) {
       const row = (y * k + dy) * image.width * 4;
       for (let x = 0; x < width * k; x++) {
-        const at = (x / k | 0) * 4;
+        const at = ((x / k) | 0) * 4;
         const p = row + x * 4;
         sums[at] += image.data[p];
         sums[at + 1] += image.data[p + 1];
@@ -57,7 +62,13 @@ export function shrinkImage(image: RgbaImage, k: number): RgbaImage {
 
 /** Grid coordinates multiplied by `k` (from a shrunk image back to the original). */
 export function scaleGrid(grid: Grid, k: number): Grid {
-  const scaled: Grid = { ...grid, left: grid.left * k, top: grid.top * k, pitchX: grid.pitchX * k, pitchY: grid.pitchY * k };
+  const scaled: Grid = {
+    ...grid,
+    left: grid.left * k,
+    top: grid.top * k,
+    pitchX: grid.pitchX * k,
+    pitchY: grid.pitchY * k,
+  };
   if (grid.lefts) scaled.lefts = grid.lefts.map((x) => x * k);
   if (grid.tops) scaled.tops = grid.tops.map((y) => y * k);
   return scaled;

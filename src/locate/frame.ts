@@ -37,10 +37,16 @@ const LINE_KEPT = 0.5;
 export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
   return SIDES.filter((side) => {
     const pitch = pitchOf(grid, side);
-    const prints = skin.frames?.[side]?.filter((print) => pitch >= SCALES[0] * print.pitch && pitch <= SCALES[1] * print.pitch) ?? [];
+    const prints =
+      skin.frames?.[side]?.filter((print) => pitch >= SCALES[0] * print.pitch && pitch <= SCALES[1] * print.pitch) ??
+      [];
     const off = (print: FramePrint) => Math.abs(Math.log(pitch / print.pitch));
     const full = prints.filter((print) => !isShort(print)).sort((a, b) => off(a) - off(b));
-    if (!full.length || skin.frames?.[side]?.some((print) => isShort(print) && print.rows === grid.rows && print.cols === grid.cols)) return false;
+    if (
+      !full.length ||
+      skin.frames?.[side]?.some((print) => isShort(print) && print.rows === grid.rows && print.cols === grid.cols)
+    )
+      return false;
     const strip = beyond(image, grid, side);
     const bands = sideBands(strip, pitch);
     return bands !== null && !full.some((print) => printMatches(print, bands, pitch, TOLERANCE, strip));
@@ -56,20 +62,30 @@ export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] 
  */
 export function windowSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
   return SIDES.filter((side) => {
-    const prints = skin.frames?.[side]?.filter((print) => print.windowEdge && print.rows === grid.rows && print.cols === grid.cols) ?? [];
+    const prints =
+      skin.frames?.[side]?.filter(
+        (print) => print.windowEdge && print.rows === grid.rows && print.cols === grid.cols,
+      ) ?? [];
     if (!prints.length) return false;
     const pitch = pitchOf(grid, side);
     const strip = beyond(image, grid, side);
-    const reach = (print: FramePrint) => (print.colours.length / 3 - LEAD) * (pitch / print.pitch) + WINDOW_SLACK * Math.max(1, pitch / print.pitch);
+    const reach = (print: FramePrint) =>
+      (print.colours.length / 3 - LEAD) * (pitch / print.pitch) + WINDOW_SLACK * Math.max(1, pitch / print.pitch);
     // counted no further than any print's window edge allows
     const limit = Math.ceil(Math.max(...prints.map(reach))) + 1;
     let margin = 0;
     while (margin < limit && strip(margin, margin + 1)) margin++;
-    return margin >= 1 && prints.some((print) => {
-      const scale = pitch / print.pitch;
-      const printed = (print.colours.length / 3 - LEAD) * scale;
-      return Math.abs(printed - margin) <= WINDOW_SLACK * Math.max(1, scale) && marginMatches(print, strip, Math.max(1, Math.min(margin, Math.floor(printed))), scale);
-    });
+    return (
+      margin >= 1 &&
+      prints.some((print) => {
+        const scale = pitch / print.pitch;
+        const printed = (print.colours.length / 3 - LEAD) * scale;
+        return (
+          Math.abs(printed - margin) <= WINDOW_SLACK * Math.max(1, scale) &&
+          marginMatches(print, strip, Math.max(1, Math.min(margin, Math.floor(printed))), scale)
+        );
+      })
+    );
   });
 }
 
@@ -84,7 +100,9 @@ function marginMatches(print: FramePrint, strip: Strip, margin: number, scale: n
     const seen = strip(k, k + 1);
     if (!seen) return false;
     const near = JITTER.some((jitter) => {
-      const [a, b] = [LEAD + (k + jitter) / scale, LEAD + (k + 1 + jitter) / scale].map((x) => Math.min(strips, Math.max(0, x)));
+      const [a, b] = [LEAD + (k + jitter) / scale, LEAD + (k + 1 + jitter) / scale].map((x) =>
+        Math.min(strips, Math.max(0, x)),
+      );
       return b > a && [0, 1, 2].every((ch) => Math.abs(printMean(sums, ch, a, b) - seen[ch]) <= TOLERANCE);
     });
     if (!near) return false;
@@ -103,10 +121,12 @@ const SCALES = [0.45, 2.75];
  * beyond (the desktop, another window's border) is not the game's to draw.
  */
 export function framePrints(image: RgbaImage, grid: Grid, window?: Rect): Partial<Record<Side, FramePrint>> {
-  return Object.fromEntries(SIDES.flatMap((side) => {
-    const print = framePrint(image, grid, side, window);
-    return print ? [[side, print]] : [];
-  }));
+  return Object.fromEntries(
+    SIDES.flatMap((side) => {
+      const print = framePrint(image, grid, side, window);
+      return print ? [[side, print]] : [];
+    }),
+  );
 }
 
 /**
@@ -120,7 +140,10 @@ export function mergePrints(captures: Partial<Record<Side, FramePrint>>[]): Part
     const kept: FramePrint[] = [];
     for (const print of captures.flatMap((c) => c[side] ?? [])) {
       const bands = isShort(print) ? null : printBands(print);
-      const same = (k: FramePrint) => (bands ? !isShort(k) && printMatches(k, bands, print.pitch, TOLERANCE / 2) : isShort(k) && k.rows === print.rows && k.cols === print.cols);
+      const same = (k: FramePrint) =>
+        bands
+          ? !isShort(k) && printMatches(k, bands, print.pitch, TOLERANCE / 2)
+          : isShort(k) && k.rows === print.rows && k.cols === print.cols;
       if (!kept.some((k) => Math.abs(k.pitch / print.pitch - 1) < 0.1 && same(k))) kept.push(print);
     }
     if (kept.length) merged[side] = kept;
@@ -140,13 +163,17 @@ const pitchOf = (grid: Grid, side: Side): number => (side === 'left' || side ===
 function beyond(image: RgbaImage, grid: Grid, side: Side, window?: Rect): Strip {
   const { left, top, right, bottom } = gridEdges(grid);
   const vertical = side === 'left' || side === 'right';
-  const [start, end] = vertical ? [top + grid.pitchY / 2, bottom - grid.pitchY / 2] : [left + grid.pitchX / 2, right - grid.pitchX / 2];
+  const [start, end] = vertical
+    ? [top + grid.pitchY / 2, bottom - grid.pitchY / 2]
+    : [left + grid.pitchX / 2, right - grid.pitchX / 2];
   const along = [Math.round(start), Math.round(end)] as const;
   const edge = { left, right, top, bottom }[side];
   const outward = side === 'left' || side === 'top' ? -1 : 1;
   const limit = vertical ? image.width : image.height;
   const [low, high] = window
-    ? vertical ? [Math.max(0, window.left), Math.min(limit, window.left + window.width)] : [Math.max(0, window.top), Math.min(limit, window.top + window.height)]
+    ? vertical
+      ? [Math.max(0, window.left), Math.min(limit, window.left + window.width)]
+      : [Math.max(0, window.top), Math.min(limit, window.top + window.height)]
     : [0, limit];
   return (from, to) => {
     const [a, b] = [edge + outward * from, edge + outward * to].sort((p, q) => p - q);
@@ -194,10 +221,12 @@ const isShort = (print: FramePrint): boolean => print.colours.length / 3 < LEAD 
 function printBands(print: FramePrint): number[] {
   const sums = cumulative(print);
   const strips = sums.length / 3 - 1;
-  return Array.from({ length: BANDS }, (_, k) => [0, 1, 2].map((ch) => {
-    const [a, b] = [k * BAND * print.pitch + LEAD, (k + 1) * BAND * print.pitch + LEAD];
-    return b > strips ? NaN : printMean(sums, ch, a, b);
-  })).flat();
+  return Array.from({ length: BANDS }, (_, k) =>
+    [0, 1, 2].map((ch) => {
+      const [a, b] = [k * BAND * print.pitch + LEAD, (k + 1) * BAND * print.pitch + LEAD];
+      return b > strips ? NaN : printMean(sums, ch, a, b);
+    }),
+  ).flat();
 }
 
 /**
@@ -247,7 +276,10 @@ function printMatches(print: FramePrint, bands: number[], pitch: number, toleran
     for (let k = 1; k < BANDS; k++) {
       if (Number.isNaN(bands[3 * k])) continue;
       let nearest = Infinity;
-      const [low, high] = [[Infinity, Infinity, Infinity], [-Infinity, -Infinity, -Infinity]];
+      const [low, high] = [
+        [Infinity, Infinity, Infinity],
+        [-Infinity, -Infinity, -Infinity],
+      ];
       jitters: for (const jitter of JITTER) {
         let off = 0;
         for (let ch = 0; ch < 3; ch++) {
@@ -278,12 +310,19 @@ function marginGoesOn(print: FramePrint, strip: Strip, pitch: number, at: number
   const past = strip(edge + 0.5, edge + 1.5);
   const inside = strip(edge - 1.5, edge - 0.5);
   const margin = print.colours.slice(-6, -3);
-  const like = (colour: number[] | null) => colour !== null && past !== null && [0, 1, 2].every((ch) => Math.abs(colour[ch] - past[ch]) <= tolerance);
+  const like = (colour: number[] | null) =>
+    colour !== null && past !== null && [0, 1, 2].every((ch) => Math.abs(colour[ch] - past[ch]) <= tolerance);
   return like(inside) || like(margin);
 }
 
 /** Mean colour over the image's strips [a, b) across (fractional pixels weighed by their share) and `along`. */
-function stripMean(image: RgbaImage, vertical: boolean, a: number, b: number, along: readonly [number, number]): number[] {
+function stripMean(
+  image: RgbaImage,
+  vertical: boolean,
+  a: number,
+  b: number,
+  along: readonly [number, number],
+): number[] {
   const sum = [0, 0, 0];
   let weight = 0;
   const step = vertical ? image.width * 4 : 4;

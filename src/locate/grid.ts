@@ -48,7 +48,7 @@ function snap(grid: Grid): Grid {
 export function trimGrid(grid: Grid, passes: ArrayLike<boolean>): { grid: Grid; top: number; left: number } {
   let [r0, r1, c0, c1] = [0, grid.rows, 0, grid.cols];
   const { cols } = grid;
-  for (let changed = true; changed && r1 - r0 > 1 && c1 - c0 > 1; ) {
+  for (let changed = true; changed && r1 - r0 > 1 && c1 - c0 > 1;) {
     changed = true;
     if (passShare(passes, r0 * cols + c0, 1, c1 - c0) < 0.5) r0++;
     else if (passShare(passes, (r1 - 1) * cols + c0, 1, c1 - c0) < 0.5) r1--;
@@ -68,7 +68,13 @@ function passShare(passes: ArrayLike<boolean>, from: number, step: number, count
 
 /** The rows×cols part of the grid from cell (top, left). */
 export function cropGrid(grid: Grid, top: number, left: number, rows: number, cols: number): Grid {
-  const cropped: Grid = { ...grid, rows, cols, left: grid.lefts?.[left] ?? grid.left + left * grid.pitchX, top: grid.tops?.[top] ?? grid.top + top * grid.pitchY };
+  const cropped: Grid = {
+    ...grid,
+    rows,
+    cols,
+    left: grid.lefts?.[left] ?? grid.left + left * grid.pitchX,
+    top: grid.tops?.[top] ?? grid.top + top * grid.pitchY,
+  };
   if (grid.lefts) cropped.lefts = grid.lefts.slice(left, left + cols);
   if (grid.tops) cropped.tops = grid.tops.slice(top, top + rows);
   return cropped;
@@ -83,7 +89,7 @@ const SIDES: Side[] = ['left', 'right', 'top', 'bottom'];
  */
 function grow(image: RgbaImage, start: Grid, reference: LineReference): Grid {
   let grid = start;
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const side of SIDES) {
       const bigger = extend(grid, side);
@@ -109,7 +115,7 @@ const PRESENT = 0.03;
 /** Drops outer rows and columns whose cross lines do not continue: outlines off the board that happened to sit on its lattice. */
 function shrink(image: RgbaImage, start: Grid, reference: LineReference): Grid {
   let grid = start;
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const side of SIDES) {
       if ((side === 'left' || side === 'right' ? grid.cols : grid.rows) <= 2) continue;
@@ -173,6 +179,10 @@ function extend(g: Grid, side: Side): Grid {
 }
 
 function inside(image: RgbaImage, g: Grid): boolean {
-  return g.left >= -0.5 && g.top >= -0.5
-    && g.left + g.cols * g.pitchX <= image.width + 0.5 && g.top + g.rows * g.pitchY <= image.height + 0.5;
+  return (
+    g.left >= -0.5 &&
+    g.top >= -0.5 &&
+    g.left + g.cols * g.pitchX <= image.width + 0.5 &&
+    g.top + g.rows * g.pitchY <= image.height + 0.5
+  );
 }

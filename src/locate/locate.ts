@@ -71,22 +71,39 @@ export type OutlineFinder = 'own' | 'opencv';
  * them by how well a skin fits.
  */
 export async function locateAll(image: RgbaImage, finder: OutlineFinder = 'own'): Promise<Located[]> {
-  const outlines = finder === 'opencv' ? await openCvFinder(image) : squareRegions(image, { minSide: MIN_SIDE, maxSide: MAX_SIDE });
+  const outlines =
+    finder === 'opencv' ? await openCvFinder(image) : squareRegions(image, { minSide: MIN_SIDE, maxSide: MAX_SIDE });
   const found: Located[] = [];
   for (const side of commonSides(outlines)) {
     const boxes = dedupe(outlines, side);
     const pitchX = nearestGap(boxes, 'x', side);
     const pitchY = nearestGap(boxes, 'y', side);
     const [board = [], second = []] = lattices(boxes, pitchX, pitchY);
-    trace('locate: side %d: %d outlines, pitch %d×%d, lattice %d (next %d)', side, boxes.length, pitchX, pitchY, board.length, second.length);
-    const another = second.length >= MIN_BOARD && second.length >= 0.5 * board.length && !onLattice(board[0], second[0], pitchX, pitchY)
-      && apart(union(board), union(second)) && max(pitchX, pitchY) <= SQUARE * min(pitchX, pitchY) && side >= FILLED * min(pitchX, pitchY);
-    if (board.length >= 6) found.push({ region: union(board), boxes: board, pitchX, pitchY, another: another ? second.length : 0 });
+    trace(
+      'locate: side %d: %d outlines, pitch %d×%d, lattice %d (next %d)',
+      side,
+      boxes.length,
+      pitchX,
+      pitchY,
+      board.length,
+      second.length,
+    );
+    const another =
+      second.length >= MIN_BOARD &&
+      second.length >= 0.5 * board.length &&
+      !onLattice(board[0], second[0], pitchX, pitchY) &&
+      apart(union(board), union(second)) &&
+      max(pitchX, pitchY) <= SQUARE * min(pitchX, pitchY) &&
+      side >= FILLED * min(pitchX, pitchY);
+    if (board.length >= 6)
+      found.push({ region: union(board), boxes: board, pitchX, pitchY, another: another ? second.length : 0 });
   }
   if (!found.length) throw new NoBoardError('no board found: no regular grid of cells in the image');
   found.sort((a, b) => b.boxes.length - a.boxes.length);
   if (found[0].another) {
-    throw new SeveralBoardsError(`several boards in the image (${found[0].boxes.length} and ${found[0].another} cell outlines of one size): crop it to one`);
+    throw new SeveralBoardsError(
+      `several boards in the image (${found[0].boxes.length} and ${found[0].another} cell outlines of one size): crop it to one`,
+    );
   }
   return found;
 }
@@ -154,8 +171,14 @@ function squaresIn(cv: OpenCv, mask: unknown): Rect[] {
 
 function isSquare(r: { width: number; height: number }): boolean {
   const ratio = r.width / r.height;
-  return r.width >= MIN_SIDE && r.height >= MIN_SIDE && r.width <= MAX_SIDE && r.height <= MAX_SIDE
-    && ratio > 0.75 && ratio < 1.33;
+  return (
+    r.width >= MIN_SIDE &&
+    r.height >= MIN_SIDE &&
+    r.width <= MAX_SIDE &&
+    r.height <= MAX_SIDE &&
+    ratio > 0.75 &&
+    ratio < 1.33
+  );
 }
 
 const sideOf = (b: Rect): number => (b.width + b.height) / 2;
@@ -177,7 +200,8 @@ export function commonSides(boxes: Rect[]): number[] {
   for (let side = MIN_SIDE, run = 0; side <= MAX_SIDE; side++) counts[side] = run += starts[side];
   const peaks: number[] = [];
   for (let side = MIN_SIDE; side <= MAX_SIDE; side++) {
-    const isPeak = counts[side] >= 6 && counts[side] >= (counts[side - 1] ?? 0) && counts[side] > (counts[side + 1] ?? 0);
+    const isPeak =
+      counts[side] >= 6 && counts[side] >= (counts[side - 1] ?? 0) && counts[side] > (counts[side + 1] ?? 0);
     if (isPeak) peaks.push(side);
   }
   return peaks.sort((a, b) => counts[b] - counts[a]).slice(0, CANDIDATE_SIDES);
@@ -276,7 +300,9 @@ function onLattice(a: Rect, b: Rect, pitchX: number, pitchY: number): boolean {
  */
 function apart(a: Rect, b: Rect): boolean {
   const overlap = (p0: number, p1: number, q0: number, q1: number) => max(0, min(p1, q1) - max(p0, q0));
-  const shared = overlap(a.left, a.left + a.width, b.left, b.left + b.width) * overlap(a.top, a.top + a.height, b.top, b.top + b.height);
+  const shared =
+    overlap(a.left, a.left + a.width, b.left, b.left + b.width) *
+    overlap(a.top, a.top + a.height, b.top, b.top + b.height);
   return shared <= 0.25 * min(a.width * a.height, b.width * b.height);
 }
 

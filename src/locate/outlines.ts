@@ -29,7 +29,8 @@ export function squareRegions(image: RgbaImage, limits: SquareLimits): Rect[] {
   } catch (err) {
     outlineKernel.drop();
     // the kernel's one trap of its own: memory it could not grow
-    if (err instanceof WebAssembly.RuntimeError && /unreachable/.test(err.message)) throw new Error(`no memory left to look for a board in ${image.width}×${image.height} pixels`);
+    if (err instanceof WebAssembly.RuntimeError && /unreachable/.test(err.message))
+      throw new Error(`no memory left to look for a board in ${image.width}×${image.height} pixels`);
     throw err;
   } finally {
     if (outlineKernel.oversized()) outlineKernel.drop();
@@ -53,7 +54,8 @@ function squaresOf(kernel: OutlineKernel, { minSide, maxSide }: SquareLimits): R
   const count = kernel.squares(minSide, maxSide);
   const values = new Int32Array(kernel.memory.buffer, kernel.squaresAt(), 4 * count);
   const squares: Rect[] = [];
-  for (let i = 0; i < 4 * count; i += 4) squares.push({ left: values[i], top: values[i + 1], width: values[i + 2], height: values[i + 3] });
+  for (let i = 0; i < 4 * count; i += 4)
+    squares.push({ left: values[i], top: values[i + 1], width: values[i + 2], height: values[i + 3] });
   return squares;
 }
 
@@ -86,7 +88,11 @@ export function latticeForest(boxes: Rect[], pitchX: number, pitchY: number, lin
  * The outlines' centres across x (or y) fitted to a lattice of cells (src/grid.ts's `fitGrid`; the kernel's
  * `fitAxis`): the left (or top) of its first cell, its pitch and its count of cells.
  */
-export function latticeFit(boxes: Rect[], axis: 'x' | 'y', pitchGuess: number): { origin: number; pitch: number; count: number } {
+export function latticeFit(
+  boxes: Rect[],
+  axis: 'x' | 'y',
+  pitchGuess: number,
+): { origin: number; pitch: number; count: number } {
   return withOutlines(boxes, (kernel) => {
     kernel.fitAxis(axis === 'y', pitchGuess);
     const [origin, pitch, count] = new Float64Array(kernel.memory.buffer, kernel.resultsAt(), 3);

@@ -40,7 +40,11 @@ export function debugView(image: RgbaImage, analysis: Analysis): DebugView | nul
     caption(analysis, crop.width * scale),
   ];
   const [width, height] = [Math.round(crop.width * scale), Math.round(crop.height * scale)];
-  return { crop, scale, svg: `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${parts.join('')}</svg>` };
+  return {
+    crop,
+    scale,
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${parts.join('')}</svg>`,
+  };
 }
 
 type At = (x: number, y: number) => [number, number];
@@ -48,7 +52,12 @@ type At = (x: number, y: number) => [number, number];
 function clip(image: RgbaImage, r: Rect): Rect {
   const left = Math.max(0, r.left);
   const top = Math.max(0, r.top);
-  return { left, top, width: Math.max(1, Math.min(image.width, r.left + r.width) - left), height: Math.max(1, Math.min(image.height, r.top + r.height) - top) };
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(image.width, r.left + r.width) - left),
+    height: Math.max(1, Math.min(image.height, r.top + r.height) - top),
+  };
 }
 
 function regionBox({ region }: Analysis, at: At): string {
@@ -82,17 +91,23 @@ function cellLabel(grid: Grid, r: Reading, at: At, size: number): string {
   const ahead = r.distance / r.runnerUpDistance;
   const colour = r.unreadable ? '#ff9800' : ahead > 0.5 ? '#ff5252' : ahead > 0.25 ? '#ffd400' : '#69f0ae';
   const text = (tx: number, ty: number, s: string, fill: string, anchor: string) =>
-    `<text x="${f(tx)}" y="${f(ty)}" font-family="DejaVu Sans Mono, monospace" font-size="${f(font)}" font-weight="bold" text-anchor="${anchor}" `
-    + `fill="${fill}" stroke="#000" stroke-width="${f(font * 0.22)}" paint-order="stroke">${escapeXml(s)}</text>`;
-  return text(x + 2, y + font, label, r.unreadable ? '#ff9800' : '#fff', 'start')
-    + text(x + size - 2, y + size - 3, Number.isFinite(margin) ? margin.toFixed(0) : '-', colour, 'end');
+    `<text x="${f(tx)}" y="${f(ty)}" font-family="DejaVu Sans Mono, monospace" font-size="${f(font)}" font-weight="bold" text-anchor="${anchor}" ` +
+    `fill="${fill}" stroke="#000" stroke-width="${f(font * 0.22)}" paint-order="stroke">${escapeXml(s)}</text>`;
+  return (
+    text(x + 2, y + font, label, r.unreadable ? '#ff9800' : '#fff', 'start') +
+    text(x + size - 2, y + size - 3, Number.isFinite(margin) ? margin.toFixed(0) : '-', colour, 'end')
+  );
 }
 
 function caption(analysis: Analysis, width: number): string {
   const { grid, skin, skinFit } = analysis;
   const words = [
-    grid ? `${grid.rows}×${grid.cols} at (${grid.left.toFixed(1)}, ${grid.top.toFixed(1)}) pitch ${grid.pitchX.toFixed(2)}×${grid.pitchY.toFixed(2)}` : '',
-    skin ? `skin ${skin}${skinFit ? ` mean distance ${skinFit.meanDistance.toFixed(1)} / limit ${skinFit.maxDistance}` : ''}` : '',
+    grid
+      ? `${grid.rows}×${grid.cols} at (${grid.left.toFixed(1)}, ${grid.top.toFixed(1)}) pitch ${grid.pitchX.toFixed(2)}×${grid.pitchY.toFixed(2)}`
+      : '',
+    skin
+      ? `skin ${skin}${skinFit ? ` mean distance ${skinFit.meanDistance.toFixed(1)} / limit ${skinFit.maxDistance}` : ''}`
+      : '',
     counterWords(analysis),
     analysis.error ?? analysis.status,
   ].filter(Boolean);
@@ -102,12 +117,21 @@ function caption(analysis: Analysis, width: number): string {
     if (last >= 0 && (lines[last].length + w.length + 3) * 7.2 < width - 12) lines[last] += ` · ${w}`;
     else lines.push(w);
   }
-  return `<rect width="${f(width)}" height="${4 + 18 * lines.length}" fill="#000" fill-opacity="0.8"/>`
-    + lines.map((line, i) => `<text x="6" y="${16 + 18 * i}" font-family="DejaVu Sans, sans-serif" font-size="13" fill="#fff">${escapeXml(line)}</text>`).join('');
+  return (
+    `<rect width="${f(width)}" height="${4 + 18 * lines.length}" fill="#000" fill-opacity="0.8"/>` +
+    lines
+      .map(
+        (line, i) =>
+          `<text x="6" y="${16 + 18 * i}" font-family="DejaVu Sans, sans-serif" font-size="13" fill="#fff">${escapeXml(line)}</text>`,
+      )
+      .join('')
+  );
 }
 
 function counterWords({ counter }: Analysis): string {
   if (!counter) return '';
   const box = counter.box ? ` at (${counter.box.left.toFixed(0)}, ${counter.box.top.toFixed(0)})` : '';
-  return counter.text === null ? 'counter not read' : `counter '${counter.text}'${box}${counter.used ? ` → ${counter.total} mines` : ' not used'}`;
+  return counter.text === null
+    ? 'counter not read'
+    : `counter '${counter.text}'${box}${counter.used ? ` → ${counter.total} mines` : ' not used'}`;
 }

@@ -8,7 +8,8 @@ export function explainCell(analysis: Analysis, [row, col]: Coord): string {
   const { board } = analysis;
   const name = cellName(row, col);
   if (analysis.status === 'error' || board === null) return `${analysis.file}: no board (${analysis.error ?? 'error'})`;
-  if (row < 0 || col < 0 || row >= board.rows || col >= board.cols) return `${name} is outside the ${board.rows}×${board.cols} board`;
+  if (row < 0 || col < 0 || row >= board.rows || col >= board.cols)
+    return `${name} is outside the ${board.rows}×${board.cols} board`;
   if (analysis.status === 'inconsistent') return inconsistentText(analysis, board);
   const ch = board.cells[row][col];
   if (/^[0-8]$/.test(ch)) return `${name} is open: it shows ${ch}.`;
@@ -19,7 +20,9 @@ export function explainCell(analysis: Analysis, [row, col]: Coord): string {
   if (reason === undefined) return `${name}${flag} is not certain: ${oddsText(analysis, name)}.`;
   const verdict = `${name}${flag} is certainly ${reason.mine ? 'a mine' : 'safe'}.`;
   const because = `If it were ${reason.mine ? 'safe' : 'a mine'}, these could not all hold:`;
-  const lines = reason.sources.map((source) => `  ${source === 'total' ? totalText(analysis, board) : countText(analysis, board, source)}`);
+  const lines = reason.sources.map(
+    (source) => `  ${source === 'total' ? totalText(analysis, board) : countText(analysis, board, source)}`,
+  );
   return [verdict, because, ...lines].join('\n');
 }
 
@@ -27,7 +30,11 @@ function inconsistentText(analysis: Analysis, board: Board): string {
   const sources = analysis.conflict?.sources ?? [];
   const lines = sources.map((s) => `  ${s === 'total' ? totalText(analysis, board) : countText(analysis, board, s)}`);
   const fixes = analysis.suggestions.map((s) => `  ${suggestionText(s)}`);
-  return ['The board is inconsistent: these cannot all hold:', ...lines, ...(fixes.length ? ['Possible misreadings:', ...fixes] : [])].join('\n');
+  return [
+    'The board is inconsistent: these cannot all hold:',
+    ...lines,
+    ...(fixes.length ? ['Possible misreadings:', ...fixes] : []),
+  ].join('\n');
 }
 
 function flagText(analysis: Analysis, [row, col]: Coord): string {
@@ -40,7 +47,10 @@ function flagText(analysis: Analysis, [row, col]: Coord): string {
 function oddsText(analysis: Analysis, name: string): string {
   const p = analysis.probabilities?.find((c) => c.cell === name)?.p;
   const guess = analysis.bestGuess === name ? ' — the best guess' : '';
-  if (p == null) return analysis.probabilities ? 'no probability without the total mine count (give --mines)' : 'no probability computed';
+  if (p == null)
+    return analysis.probabilities
+      ? 'no probability without the total mine count (give --mines)'
+      : 'no probability computed';
   return `mine probability ${percent(p)}${guess}`;
 }
 

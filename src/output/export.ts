@@ -28,7 +28,9 @@ function toMine(board: Board): Exported {
   let mines = board.totalMines;
   if (mines === null) {
     mines = STANDARD[`${board.rows}x${board.cols}`] ?? Math.round(board.rows * board.cols * EXPERT_DENSITY);
-    notes.push(`no total mine count known: the header says ${mines} (standard game of this size, or expert density); give --mines`);
+    notes.push(
+      `no total mine count known: the header says ${mines} (standard game of this size, or expert density); give --mines`,
+    );
   }
   const symbol = (ch: string) => (/^[0-8]$/.test(ch) ? ch : ch === 'F' || ch === '*' || ch === 'X' ? 'F' : 'H');
   const rows = board.cells.map((line) => line.map(symbol).join(''));
@@ -39,7 +41,12 @@ function toMine(board: Board): Exported {
 function toMinesweepr(board: Board, trustFlags: boolean): Exported {
   const symbol = (ch: string) =>
     ch === '0' ? '.' : /^[1-8]$/.test(ch) ? ch : ch === '*' || ch === 'X' || (trustFlags && ch === 'F') ? '*' : 'x';
-  const notes = [board.totalMines === null ? 'minesweepr also needs the total mine count (none known)' : `total mines for minesweepr: ${board.totalMines}`];
-  if (!trustFlags && board.cells.some((line) => line.includes('F'))) notes.push('flags exported as unknown (x); --trust-flags exports them as mines (*)');
+  const notes = [
+    board.totalMines === null
+      ? 'minesweepr also needs the total mine count (none known)'
+      : `total mines for minesweepr: ${board.totalMines}`,
+  ];
+  if (!trustFlags && board.cells.some((line) => line.includes('F')))
+    notes.push('flags exported as unknown (x); --trust-flags exports them as mines (*)');
   return { text: board.cells.map((line) => line.map(symbol).join('')).join('\n') + '\n', notes };
 }

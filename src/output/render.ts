@@ -29,9 +29,15 @@ export interface RenderOptions {
  */
 export async function render(image: RgbaImage, grid: Grid, marks: Marks, options: RenderOptions = {}): Promise<Buffer> {
   const fromDisk = new Map<string, RgbaImage>();
-  const sheet = stampSheet(grid, marks, legend(image, grid, marks).pieces, (tile) => drawnTiles.has(tile) || onDisk(tile, fromDisk));
+  const sheet = stampSheet(
+    grid,
+    marks,
+    legend(image, grid, marks).pieces,
+    (tile) => drawnTiles.has(tile) || onDisk(tile, fromDisk),
+  );
   const pictures = new Map<string, RgbaImage>();
-  for (const { tile } of sheet.stamps) if (!sheet.tiles.has(tile) && !pictures.has(tile)) pictures.set(tile, fromDisk.get(tile) ?? recallTile(tile));
+  for (const { tile } of sheet.stamps)
+    if (!sheet.tiles.has(tile) && !pictures.has(tile)) pictures.set(tile, fromDisk.get(tile) ?? recallTile(tile));
   for (const [tile, picture] of fromDisk) rememberTile(tile, picture);
   if (sheet.tiles.size > 0) {
     const { data, info } = await vips()(Buffer.from(sheet.svg)).raw().toBuffer({ resolveWithObject: true });
@@ -85,7 +91,11 @@ function rememberTile(tile: string, picture: RgbaImage): RgbaImage {
 
 function cropped(sheet: RgbaImage, { left, top, width, height }: Rect): RgbaImage {
   const data = new Uint8Array(4 * width * height);
-  for (let y = 0; y < height; y++) data.set(sheet.data.subarray(4 * ((top + y) * sheet.width + left), 4 * ((top + y) * sheet.width + left + width)), 4 * y * width);
+  for (let y = 0; y < height; y++)
+    data.set(
+      sheet.data.subarray(4 * ((top + y) * sheet.width + left), 4 * ((top + y) * sheet.width + left + width)),
+      4 * y * width,
+    );
   return { width, height, data };
 }
 
@@ -98,8 +108,12 @@ let warmed: Promise<unknown> | undefined;
  */
 export function warmRender(): void {
   if (warmed === undefined && storedTiles().size > 0) warmed = Promise.resolve();
-  const text = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text y="8" font-family="DejaVu Sans, Arial, sans-serif" font-size="8">0</text></svg>';
-  warmed ??= vips()(Buffer.from(text)).raw().toBuffer().catch(() => undefined);
+  const text =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text y="8" font-family="DejaVu Sans, Arial, sans-serif" font-size="8">0</text></svg>';
+  warmed ??= vips()(Buffer.from(text))
+    .raw()
+    .toBuffer()
+    .catch(() => undefined);
 }
 
 /**
@@ -107,14 +121,23 @@ export function warmRender(): void {
  * to the image. Done here rather than by libvips' composite, which blends every pixel of the image. Over an
  * opaque pixel the blend is a whole number over 255, rounded: `over255`, in integers (the same numbers).
  */
-function paintOver(out: Uint8Array, image: { width: number; height: number }, tile: RgbaImage, { left, top }: Stamp): void {
+function paintOver(
+  out: Uint8Array,
+  image: { width: number; height: number },
+  tile: RgbaImage,
+  { left, top }: Stamp,
+): void {
   const x0 = Math.max(0, -left);
   const y0 = Math.max(0, -top);
   const x1 = Math.min(tile.width, image.width - left);
   const y1 = Math.min(tile.height, image.height - top);
   const from = tile.data;
   for (let y = y0; y < y1; y++) {
-    for (let x = x0, o = (y * tile.width + x) * 4, p = ((top + y) * image.width + left + x) * 4; x < x1; x++, o += 4, p += 4) {
+    for (
+      let x = x0, o = (y * tile.width + x) * 4, p = ((top + y) * image.width + left + x) * 4;
+      x < x1;
+      x++, o += 4, p += 4
+    ) {
       const a = from[o + 3];
       if (a === 0) continue;
       if (out[p + 3] !== 255) {
@@ -147,10 +170,15 @@ export function over255(n: number): number {
 /** The --debug picture: the view's crop of the screenshot, enlarged (nearest neighbour), under its SVG. */
 export async function renderDebug(image: RgbaImage, view: DebugView): Promise<Buffer> {
   const { crop, scale } = view;
-  const enlarged = await vips()(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: rawInfo(image) })
+  const enlarged = await vips()(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), {
+    raw: rawInfo(image),
+  })
     .extract(crop)
     .resize({ width: Math.round(crop.width * scale), height: Math.round(crop.height * scale), kernel: 'nearest' })
     .png()
     .toBuffer();
-  return vips()(enlarged).composite([{ input: Buffer.from(view.svg), left: 0, top: 0 }]).png().toBuffer();
+  return vips()(enlarged)
+    .composite([{ input: Buffer.from(view.svg), left: 0, top: 0 }])
+    .png()
+    .toBuffer();
 }

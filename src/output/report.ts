@@ -41,7 +41,14 @@ export interface JsonResult {
   suggestions: Rereading[];
   notes: string[];
   /** The game's mine counter: read (text, mines left, the total it gives) and whether that total was used. */
-  counter: { read: boolean; text: string | null; remaining: number | null; total: number | null; used: boolean; note: string | null } | null;
+  counter: {
+    read: boolean;
+    text: string | null;
+    remaining: number | null;
+    total: number | null;
+    used: boolean;
+    note: string | null;
+  } | null;
   output: string | null;
   /** The board in another solver's format (--export). */
   export?: string;
@@ -56,7 +63,11 @@ export function toJson(analysis: Analysis, output: string | null): JsonResult {
     status: analysis.status,
     ...(analysis.error !== undefined ? { error: analysis.error } : {}),
     skin: analysis.skin,
-    skinFit: analysis.skinFit && { ...analysis.skinFit, meanDistance: round(analysis.skinFit.meanDistance, 2), fit: round(analysis.skinFit.fit, 3) },
+    skinFit: analysis.skinFit && {
+      ...analysis.skinFit,
+      meanDistance: round(analysis.skinFit.meanDistance, 2),
+      fit: round(analysis.skinFit.fit, 3),
+    },
     region: analysis.region,
     grid: analysis.grid,
     board: analysis.board ? analysis.board.cells.map((row) => row.join('')) : null,
@@ -66,13 +77,24 @@ export function toJson(analysis: Analysis, output: string | null): JsonResult {
     complete: d?.complete ?? true,
     unreadable: analysis.unreadable,
     flags: analysis.flags,
-    probabilities: analysis.probabilities?.map(({ cell, p }): [number, number, number | null] => [...parseCellName(cell), p]) ?? null,
+    probabilities:
+      analysis.probabilities?.map(({ cell, p }): [number, number, number | null] => [...parseCellName(cell), p]) ??
+      null,
     bestGuess: analysis.bestGuess === null ? null : parseCellName(analysis.bestGuess),
     reasons: analysis.reasons.map(jsonReason),
     conflict: analysis.conflict && split(analysis.conflict.sources),
     suggestions: analysis.suggestions,
     notes: analysis.notes,
-    counter: analysis.counter ? { read: analysis.counter.read, text: analysis.counter.text, remaining: analysis.counter.remaining, total: analysis.counter.total, used: analysis.counter.used, note: analysis.counter.note } : null,
+    counter: analysis.counter
+      ? {
+          read: analysis.counter.read,
+          text: analysis.counter.text,
+          remaining: analysis.counter.remaining,
+          total: analysis.counter.total,
+          used: analysis.counter.used,
+          note: analysis.counter.note,
+        }
+      : null,
     output,
   };
 }
@@ -99,8 +121,15 @@ export function boardText(analysis: Analysis): string {
   const { board, deductions: d } = analysis;
   if (!board) return '';
   const hidden = ([row, col]: Coord): boolean => board.cells[row][col] === '.' || board.cells[row][col] === '?';
-  const overlay = d ? { mines: d.mines.map(parseCellName).filter(hidden), safe: d.safe.map(parseCellName).filter(hidden) } : undefined;
-  const header = [`rows=${board.rows}`, `cols=${board.cols}`, board.totalMines === null ? '' : `mines=${board.totalMines}`, skinText(analysis, true)];
+  const overlay = d
+    ? { mines: d.mines.map(parseCellName).filter(hidden), safe: d.safe.map(parseCellName).filter(hidden) }
+    : undefined;
+  const header = [
+    `rows=${board.rows}`,
+    `cols=${board.cols}`,
+    board.totalMines === null ? '' : `mines=${board.totalMines}`,
+    skinText(analysis, true),
+  ];
   if (!analysis.skin) return formatBoard(board, overlay);
   return `# ${header.filter(Boolean).join(' ')}\n` + formatBoard({ ...board, totalMines: null }, overlay);
 }

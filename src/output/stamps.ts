@@ -5,7 +5,19 @@
 import type { Coord, Grid, Rect } from '../common/types';
 import { cellLeft, cellTop } from '../image/pixels';
 import type { Piece } from './legend';
-import { conflictMark, guessMark, HEAT_GRADIENT, heatMark, type Marks, mineMark, provenFlagMark, safeMark, unprovenFlagMark, unreadableMark, wrongFlagMark } from './marks';
+import {
+  conflictMark,
+  guessMark,
+  HEAT_GRADIENT,
+  heatMark,
+  type Marks,
+  mineMark,
+  provenFlagMark,
+  safeMark,
+  unprovenFlagMark,
+  unreadableMark,
+  wrongFlagMark,
+} from './marks';
 
 /** A tile (its size and SVG: `${width}×${height} ${svg}`), and where on the screenshot its top left corner goes. */
 export interface Stamp {
@@ -33,14 +45,29 @@ const PAD = 3;
  * The marks of every cell and the legend's pieces, as stamps, and the sheet of the tiles among them for which
  * `drawn` is not true (their pictures are kept from an earlier sheet).
  */
-export function stampSheet(grid: Grid, marks: Marks, legend: Piece[], drawn: (tile: string) => boolean = () => false): Sheet {
+export function stampSheet(
+  grid: Grid,
+  marks: Marks,
+  legend: Piece[],
+  drawn: (tile: string) => boolean = () => false,
+): Sheet {
   const tileWidth = Math.ceil(grid.pitchX) + 1 + 2 * PAD;
   const tileHeight = Math.ceil(grid.pitchY) + 1 + 2 * PAD;
-  const pieces: Piece[] = cellDrawings(grid, marks).map(({ left, top, svg }) => ({ svg, left: left - PAD, top: top - PAD, width: tileWidth, height: tileHeight }));
+  const pieces: Piece[] = cellDrawings(grid, marks).map(({ left, top, svg }) => ({
+    svg,
+    left: left - PAD,
+    top: top - PAD,
+    width: tileWidth,
+    height: tileHeight,
+  }));
   const tiles = new Map<string, Rect>();
   const parts: string[] = [];
   const all = [...pieces, ...legend];
-  const stamps: Stamp[] = all.map(({ svg, left, top, width, height }) => ({ left, top, tile: `${width}×${height} ${svg}` }));
+  const stamps: Stamp[] = all.map(({ svg, left, top, width, height }) => ({
+    left,
+    top,
+    tile: `${width}×${height} ${svg}`,
+  }));
   // tiles side by side on shelves: a shelf as high as its highest tile, the next one under it. libvips draws a
   // gradient (the heat map's key) a level apart at another x on the sheet: those tiles go first, at its left edge,
   // so that a tile kept from an earlier sheet is the tile drawn afresh.
@@ -100,12 +127,22 @@ function cellDrawings(grid: Grid, marks: Marks): { left: number; top: number; sv
         const y = cellTop(grid, row);
         const left = Math.floor(x);
         const top = Math.floor(y);
-        const tile = { rows: 1, cols: 1, left: x - left + PAD, top: y - top + PAD, pitchX: grid.pitchX, pitchY: grid.pitchY };
+        const tile = {
+          rows: 1,
+          cols: 1,
+          left: x - left + PAD,
+          top: y - top + PAD,
+          pitchX: grid.pitchX,
+          pitchY: grid.pitchY,
+        };
         cell = { left, top, tile, looks: looksOf(tile), svg: '' };
         cells.set(name, cell);
       }
       // the heat mark shows the cell's own odds: drawn each time
-      cell.svg += draw === heat ? draw(cell.tile, [0, 0], [row, col]) : (cell.looks[kind] ??= draw(cell.tile, [0, 0], [row, col]));
+      cell.svg +=
+        draw === heat
+          ? draw(cell.tile, [0, 0], [row, col])
+          : (cell.looks[kind] ??= draw(cell.tile, [0, 0], [row, col]));
     }
   }
   return [...cells.values()];

@@ -74,7 +74,10 @@ export function writeTiles(): void {
   if (dir === null || drawn.size === 0) return;
   const onDisk = readStored();
   // least recently used first: those not taken this time, then those taken, then the new ones
-  const order = [...[...onDisk.keys()].filter((tile) => !used.has(tile)), ...[...used].filter((tile) => onDisk.has(tile))].filter((tile) => !drawn.has(tile));
+  const order = [
+    ...[...onDisk.keys()].filter((tile) => !used.has(tile)),
+    ...[...used].filter((tile) => onDisk.has(tile)),
+  ].filter((tile) => !drawn.has(tile));
   const tiles = trim(new Map([...order.map((tile) => [tile, onDisk.get(tile) as RgbaImage] as const), ...drawn]));
   const target = path.join(dir, FILE);
   const temp = `${target}.${process.pid}.tmp`;
@@ -109,7 +112,8 @@ function entriesOf(tiles: Map<string, RgbaImage>): Entry[] {
 function tilesOf(entries: Entry[]): Map<string, RgbaImage> {
   const tiles = new Map<string, RgbaImage>();
   for (const [tile, width, height, data] of entries) {
-    if (typeof tile === 'string' && data instanceof Uint8Array && data.length === 4 * width * height) tiles.set(tile, { width, height, data });
+    if (typeof tile === 'string' && data instanceof Uint8Array && data.length === 4 * width * height)
+      tiles.set(tile, { width, height, data });
   }
   return tiles;
 }
@@ -145,7 +149,9 @@ function drawnBy(): string {
 /** The sharp (and so libvips) this package pins, from its package.json: sharp itself is not loaded to ask. */
 function pinnedSharp(): string {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
     return pkg.dependencies?.sharp ?? '?';
   } catch {
     return '?';
@@ -157,23 +163,41 @@ function pinnedSharp(): string {
  * (a package's fonts come with fontconfig's caches made anew) changes one, and the text in the tiles is set again.
  */
 function fontsStamp(): string {
-  return fontFolders().map((dir) => {
-    try {
-      return String(Math.trunc(statSync(dir).mtimeMs));
-    } catch {
-      return '-';
-    }
-  }).join(',');
+  return fontFolders()
+    .map((dir) => {
+      try {
+        return String(Math.trunc(statSync(dir).mtimeMs));
+      } catch {
+        return '-';
+      }
+    })
+    .join(',');
 }
 
 function fontFolders(): string[] {
   const home = os.homedir();
   const cache = process.env.XDG_CACHE_HOME || path.join(home, '.cache');
-  if (process.platform === 'darwin') return ['/System/Library/Fonts', '/Library/Fonts', path.join(home, 'Library', 'Fonts'), path.join(cache, 'fontconfig')];
+  if (process.platform === 'darwin')
+    return [
+      '/System/Library/Fonts',
+      '/Library/Fonts',
+      path.join(home, 'Library', 'Fonts'),
+      path.join(cache, 'fontconfig'),
+    ];
   if (process.platform === 'win32') {
     const windows = process.env.WINDIR || 'C:\\Windows';
-    return [path.join(windows, 'Fonts'), path.join(process.env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'Microsoft', 'Windows', 'Fonts')];
+    return [
+      path.join(windows, 'Fonts'),
+      path.join(process.env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'Microsoft', 'Windows', 'Fonts'),
+    ];
   }
   const data = process.env.XDG_DATA_HOME || path.join(home, '.local', 'share');
-  return ['/usr/share/fonts', '/usr/local/share/fonts', path.join(data, 'fonts'), path.join(home, '.fonts'), '/var/cache/fontconfig', path.join(cache, 'fontconfig')];
+  return [
+    '/usr/share/fonts',
+    '/usr/local/share/fonts',
+    path.join(data, 'fonts'),
+    path.join(home, '.fonts'),
+    '/var/cache/fontconfig',
+    path.join(cache, 'fontconfig'),
+  ];
 }

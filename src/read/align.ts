@@ -39,13 +39,20 @@ export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   }
   const climbed = climbToSkin(image, found, skin, sample);
   const sized = size ?? sizeDrawn(climbed.grid, skin);
-  return sized && climbed.fit > 0 ? onWholePixels(image, [grid, climbed.grid], climbed, skin, sample, sized).grid : climbed.grid;
+  return sized && climbed.fit > 0
+    ? onWholePixels(image, [grid, climbed.grid], climbed, skin, sample, sized).grid
+    : climbed.grid;
 }
 
 /** The climb's step: a twentieth of a cell. */
 const climbStep = (grid: Grid): number => min(grid.pitchX, grid.pitchY) / 20;
 
-function climbToSkin(image: RgbaImage, found: { grid: Grid; fit: number }, skin: Skin, sample: Coord[]): { grid: Grid; fit: number } {
+function climbToSkin(
+  image: RgbaImage,
+  found: { grid: Grid; fit: number },
+  skin: Skin,
+  sample: Coord[],
+): { grid: Grid; fit: number } {
   const step = climbStep(found.grid);
   let best = found;
   if (best.fit <= ALIGNED * skin.maxDistance) return best;
@@ -60,7 +67,7 @@ function climbToSkin(image: RgbaImage, found: { grid: Grid; fit: number }, skin:
   const climb = (unit: number, reach: number) => {
     const base = best.grid;
     const tried = new Set(['0,0']);
-    for (let [x, y, moved] = [0, 0, true]; moved; ) {
+    for (let [x, y, moved] = [0, 0, true]; moved;) {
       moved = false;
       const [fromX, fromY] = [x, y];
       for (let dy = -1; dy <= 1; dy++) {
@@ -80,7 +87,15 @@ function climbToSkin(image: RgbaImage, found: { grid: Grid; fit: number }, skin:
     for (const direction of [-1, 1]) {
       for (const k of PITCH_STEPS) {
         let better = false;
-        for (const d of [-1, 0, 1]) better = consider(shiftGrid(scaled(base, axis, 1 + direction * k), axis === 'x' ? d * step : 0, axis === 'y' ? d * step : 0)) || better;
+        for (const d of [-1, 0, 1])
+          better =
+            consider(
+              shiftGrid(
+                scaled(base, axis, 1 + direction * k),
+                axis === 'x' ? d * step : 0,
+                axis === 'y' ? d * step : 0,
+              ),
+            ) || better;
         if (!better) break;
       }
     }
@@ -97,11 +112,24 @@ function climbToSkin(image: RgbaImage, found: { grid: Grid; fit: number }, skin:
  * one (ace's 36 px boards: left 1-2 px off); a game at its own size draws on whole pixels. Not every game's cells fit
  * best there: xbomb's 50 px ones fit a quarter pixel off, where the climbs find them.
  */
-function onWholePixels(image: RgbaImage, around: Grid[], at: { grid: Grid; fit: number }, skin: Skin, sample: Coord[], size: number): { grid: Grid; fit: number } {
+function onWholePixels(
+  image: RgbaImage,
+  around: Grid[],
+  at: { grid: Grid; fit: number },
+  skin: Skin,
+  sample: Coord[],
+  size: number,
+): { grid: Grid; fit: number } {
   let best = { grid: at.grid, fit: Infinity };
   const tried = new Set<string>();
   for (const g of around) {
-    const sized = { ...g, pitchX: size, pitchY: size, left: round(g.left + (g.cols * (g.pitchX - size)) / 2), top: round(g.top + (g.rows * (g.pitchY - size)) / 2) };
+    const sized = {
+      ...g,
+      pitchX: size,
+      pitchY: size,
+      left: round(g.left + (g.cols * (g.pitchX - size)) / 2),
+      top: round(g.top + (g.rows * (g.pitchY - size)) / 2),
+    };
     for (const [dx, dy] of WHOLE_PIXEL) {
       const grid = shiftGrid(sized, dx, dy);
       if (tried.has(`${grid.left},${grid.top}`)) continue;
@@ -118,7 +146,12 @@ function onWholePixels(image: RgbaImage, around: Grid[], at: { grid: Grid; fit: 
  * From a placement on whole pixels, a pixel at a time to the neighbour that fits the sample better, while one does:
  * around a grid found 1.5 px or more off (mine01's, moved so), a pixel each way stops a pixel short of the cells.
  */
-function climbWholePixels(image: RgbaImage, from: { grid: Grid; fit: number }, skin: Skin, sample: Coord[]): { grid: Grid; fit: number } {
+function climbWholePixels(
+  image: RgbaImage,
+  from: { grid: Grid; fit: number },
+  skin: Skin,
+  sample: Coord[],
+): { grid: Grid; fit: number } {
   let best = from;
   for (let steps = 0; steps < MAX_WHOLE_STEPS; steps++) {
     const base = best;
@@ -134,7 +167,17 @@ function climbWholePixels(image: RgbaImage, from: { grid: Grid; fit: number }, s
 
 const MAX_WHOLE_STEPS = 4;
 
-const WHOLE_PIXEL = [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
+const WHOLE_PIXEL = [
+  [0, 0],
+  [-1, 0],
+  [1, 0],
+  [0, -1],
+  [0, 1],
+  [-1, -1],
+  [1, 1],
+  [-1, 1],
+  [1, -1],
+];
 /** A whole-pixel placement is kept when it fits the sample this much better: ace's 12 px boards as JPEG q=50 gain 0.67-0.80; noise 0.96-0.99. */
 const WHOLE_GAIN = 0.9;
 
@@ -180,12 +223,19 @@ export function snapToPixels(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   }
   trace('snapped to pixels: fit %s → %s', before.toFixed(2), snap.fit.toFixed(2));
   if (snap.fit > SNAP_GAIN * before) return grid;
-  return cappedMean(image, snap.grid, skin, sample) <= MEAN_SLACK * cappedMean(image, grid, skin, sample) ? snap.grid : grid;
+  return cappedMean(image, snap.grid, skin, sample) <= MEAN_SLACK * cappedMean(image, grid, skin, sample)
+    ? snap.grid
+    : grid;
 }
 
 /** Whether the grid is at the skin's own cell size, on whole pixels (`onWholePixels` placed it): nothing to snap. */
 function onOwnPixels(grid: Grid, skin: Skin): boolean {
-  return grid.pitchX === grid.pitchY && grid.pitchX === sizeDrawn(grid, skin) && Number.isInteger(grid.left) && Number.isInteger(grid.top);
+  return (
+    grid.pitchX === grid.pitchY &&
+    grid.pitchX === sizeDrawn(grid, skin) &&
+    Number.isInteger(grid.left) &&
+    Number.isInteger(grid.top)
+  );
 }
 
 /** The sample's mean distance, each cell's capped at the skin's limit: a cell that fits nowhere counts alike on any grid. */
@@ -202,10 +252,12 @@ function snapped(grid: Grid, axis: 'x' | 'y'): Grid[] {
   const [start, pitch, count] = axis === 'x' ? [grid.left, grid.pitchX, grid.cols] : [grid.top, grid.pitchY, grid.rows];
   const middle = start + (count * pitch) / 2;
   const pitches = new Set([round(pitch), round(pitch * 2) / 2].filter((p) => p > 0 && abs(p / pitch - 1) <= MAX_SNAP));
-  return [...pitches].flatMap((p) => SNAP_OFFSETS.map((d) => {
-    const at = round((middle - (count * p) / 2 + d) * 2) / 2;
-    return axis === 'x' ? { ...grid, left: at, pitchX: p } : { ...grid, top: at, pitchY: p };
-  }));
+  return [...pitches].flatMap((p) =>
+    SNAP_OFFSETS.map((d) => {
+      const at = round((middle - (count * p) / 2 + d) * 2) / 2;
+      return axis === 'x' ? { ...grid, left: at, pitchX: p } : { ...grid, top: at, pitchY: p };
+    }),
+  );
 }
 
 /** A pitch is rounded only when this close (relative); the start is tried this far either way (pixels). */
@@ -229,7 +281,9 @@ const MEAN_SLACK = 1.05;
  */
 function searchMisfits(image: RgbaImage, grid: Grid, skin: Skin, sample: Coord[], step: number): Grid {
   const distances = nearestDistances(image, grid, skin, sample);
-  const misfits = sample.flatMap((cell, i) => (distances[i] > MISFIT * skin.maxDistance ? [{ cell, distance: distances[i] }] : []));
+  const misfits = sample.flatMap((cell, i) =>
+    distances[i] > MISFIT * skin.maxDistance ? [{ cell, distance: distances[i] }] : [],
+  );
   if (misfits.length < MIN_MISFITS) return grid;
   const cells = misfits.slice(0, MAX_MISFITS).map((m) => m.cell);
   const before = mean(misfits.slice(0, MAX_MISFITS).map((m) => m.distance));
@@ -242,7 +296,14 @@ function searchMisfits(image: RgbaImage, grid: Grid, skin: Skin, sample: Coord[]
       if (fit < best.fit) best = { grid: shifted, fit };
     }
   }
-  trace('misfits: %d cells, fit %s → %s at %s,%s', cells.length, before.toFixed(2), best.fit.toFixed(2), (best.grid.left - grid.left).toFixed(2), (best.grid.top - grid.top).toFixed(2));
+  trace(
+    'misfits: %d cells, fit %s → %s at %s,%s',
+    cells.length,
+    before.toFixed(2),
+    best.fit.toFixed(2),
+    (best.grid.left - grid.left).toFixed(2),
+    (best.grid.top - grid.top).toFixed(2),
+  );
   return best.fit <= MISFIT * skin.maxDistance && best.fit <= before / 2 ? best.grid : grid;
 }
 
@@ -256,7 +317,6 @@ const ALIGNED = 0.05;
 
 /** Relative pitch changes tried each way on each axis: up to ±0.6 %, a third of a cell over 60 cells. */
 const PITCH_STEPS = [0.002, 0.004, 0.006];
-
 
 function scaled(grid: Grid, axis: 'x' | 'y', factor: number): Grid {
   if (axis === 'x') {
@@ -278,8 +338,6 @@ export function sampleCells(grid: Grid, count: number): Coord[] {
   }
   return cells;
 }
-
-
 
 /**
  * Per-column and per-row edges, for games that lay out whole-pixel cells of two sizes (the uniform pitch
@@ -313,7 +371,11 @@ export function alignLines(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const ox = bestOffset((o) => shiftGrid(lined, o, 0), Infinity);
   // the lines are kept only if the grid then fits clearly better: rows that cannot are not measured whole
   const kept = KEEP_LINES * before;
-  const refined = shiftGrid(lined, ox, bestOffset((o) => shiftGrid(lined, ox, o), kept * BEYOND_ROUNDING));
+  const refined = shiftGrid(
+    lined,
+    ox,
+    bestOffset((o) => shiftGrid(lined, ox, o), kept * BEYOND_ROUNDING),
+  );
   const after = meanNearest(image, refined, skin, sample, kept * BEYOND_ROUNDING);
   trace('align lines: sample fit %s → %s', before.toFixed(2), after.toFixed(2));
   return after < kept ? refined : grid;
@@ -330,7 +392,11 @@ export function lineAligned(image: RgbaImage, grid: Grid): Grid {
   const columns = lineShifts(image, grid, 'x');
   const rows = lineShifts(image, grid, 'y');
   if (columns.every((d) => d === 0) && rows.every((d) => d === 0)) return grid;
-  return { ...grid, lefts: columns.map((d, c) => grid.left + c * grid.pitchX + d), tops: rows.map((d, r) => grid.top + r * grid.pitchY + d) };
+  return {
+    ...grid,
+    lefts: columns.map((d, c) => grid.left + c * grid.pitchX + d),
+    tops: rows.map((d, r) => grid.top + r * grid.pitchY + d),
+  };
 }
 
 /**
@@ -350,7 +416,12 @@ function lineShifts(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number[] {
   const from = floor(start) - reach - 1;
   // indexed by position - from, through the last position a line at its furthest shift looks at
   const profile = edgeProfile(image, grid, vertical, from, bases[count - 1] + reach + width);
-  const shifts = lineShiftsOn(profile, bases.map((b) => b - from), reach, width);
+  const shifts = lineShiftsOn(
+    profile,
+    bases.map((b) => b - from),
+    reach,
+    width,
+  );
   const middle = median(shifts);
   return shifts.map((d) => d - middle);
 }
@@ -362,8 +433,17 @@ function lineShifts(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number[] {
 function edgeProfile(image: RgbaImage, grid: Grid, vertical: boolean, from: number, through: number): Float64Array {
   const [along, across] = vertical ? [image.width, image.height] : [image.height, image.width];
   const acrossFrom = max(0, round(vertical ? grid.top : grid.left));
-  const acrossTo = min(across, round(vertical ? grid.top + grid.rows * grid.pitchY : grid.left + grid.cols * grid.pitchX));
-  const to = min(along - 1, ceil((vertical ? grid.left + grid.cols * grid.pitchX : grid.top + grid.rows * grid.pitchY) + 0.2 * (vertical ? grid.pitchX : grid.pitchY)) + 1);
+  const acrossTo = min(
+    across,
+    round(vertical ? grid.top + grid.rows * grid.pitchY : grid.left + grid.cols * grid.pitchX),
+  );
+  const to = min(
+    along - 1,
+    ceil(
+      (vertical ? grid.left + grid.cols * grid.pitchX : grid.top + grid.rows * grid.pitchY) +
+        0.2 * (vertical ? grid.pitchX : grid.pitchY),
+    ) + 1,
+  );
   const values = new Float64Array(max(through, to) - from + 1);
   values.set(edgeSums(image, vertical, from, to, acrossFrom, acrossTo));
   return values;
@@ -406,10 +486,13 @@ function extended(g: Grid, side: Side): Grid {
 }
 
 function stripCells(g: Grid, side: Side): Coord[] {
-  if (side === 'left' || side === 'right') return Array.from({ length: g.rows }, (_, r): Coord => [r, side === 'left' ? 0 : g.cols - 1]);
+  if (side === 'left' || side === 'right')
+    return Array.from({ length: g.rows }, (_, r): Coord => [r, side === 'left' ? 0 : g.cols - 1]);
   return Array.from({ length: g.cols }, (_, c): Coord => [side === 'top' ? 0 : g.rows - 1, c]);
 }
 
 function within(image: RgbaImage, g: Grid): boolean {
-  return g.left >= 0 && g.top >= 0 && g.left + g.cols * g.pitchX <= image.width && g.top + g.rows * g.pitchY <= image.height;
+  return (
+    g.left >= 0 && g.top >= 0 && g.left + g.cols * g.pitchX <= image.width && g.top + g.rows * g.pitchY <= image.height
+  );
 }

@@ -20,7 +20,8 @@ export function classify(image: RgbaImage, grid: Grid, skin: Skin, options: Clas
   const search = options.search ?? true;
   // a step of a pixel, more on a large pitch: a fitted grid drifts by a pixel across a board
   const step = min(grid.pitchX, grid.pitchY) / 20;
-  const read = (which: Coord[], exact: boolean) => readInKernel(image, grid, skin.inset, prepared, which, { search, exact, step, clearCut: clearCutFor(skin) });
+  const read = (which: Coord[], exact: boolean) =>
+    readInKernel(image, grid, skin.inset, prepared, which, { search, exact, step, clearCut: clearCutFor(skin) });
   const found = read(cells, true);
   const readings = new Array<Reading>(cells.length);
   // a cell drawn as a template whose reading a lookup cannot tell (exact.ts) is measured after all
@@ -35,8 +36,13 @@ export function classify(image: RgbaImage, grid: Grid, skin: Skin, options: Clas
     else readings[k] = readingOf(image, grid, prepared, skin, found, k, step, row, col);
   }
   if (measure.length) {
-    const again = read(measure.map((k) => cells[k]), false);
-    measure.forEach((k, i) => (readings[k] = readingOf(image, grid, prepared, skin, again, i, step, cells[k][0], cells[k][1])));
+    const again = read(
+      measure.map((k) => cells[k]),
+      false,
+    );
+    measure.forEach(
+      (k, i) => (readings[k] = readingOf(image, grid, prepared, skin, again, i, step, cells[k][0], cells[k][1])),
+    );
   }
   return readings;
 }
@@ -60,7 +66,12 @@ const DECIDED_DISTANCE = 0.5;
 const DECIDED_RATIO = 0.4;
 
 function clearCutFor(skin: Skin) {
-  return { sure: SURE_DISTANCE * skin.maxDistance, sureRatio: SURE_RATIO, decided: DECIDED_DISTANCE * skin.maxDistance, decidedRatio: DECIDED_RATIO };
+  return {
+    sure: SURE_DISTANCE * skin.maxDistance,
+    sureRatio: SURE_RATIO,
+    decided: DECIDED_DISTANCE * skin.maxDistance,
+    decidedRatio: DECIDED_RATIO,
+  };
 }
 
 function allCells(grid: Grid): Coord[] {
@@ -73,7 +84,17 @@ function allCells(grid: Grid): Coord[] {
  * Cell k's reading from its search in the kernel: each label's nearest template, on the grid and, when the match
  * was not clear-cut, a step off in each direction (then half a step), each label keeping its closest.
  */
-function readingOf(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: Skin, found: KernelReadings, k: number, step: number, row: number, col: number): Reading {
+function readingOf(
+  image: RgbaImage,
+  grid: Grid,
+  prepared: PreparedSkin,
+  skin: Skin,
+  found: KernelReadings,
+  k: number,
+  step: number,
+  row: number,
+  col: number,
+): Reading {
   // plain constants, not destructured pairs: a pair is made each time until V8 compiles this, 480 cells a board
   const { labels } = prepared;
   const j = found.second(k);
@@ -81,7 +102,9 @@ function readingOf(image: RgbaImage, grid: Grid, prepared: PreparedSkin, skin: S
   const distance = found.distance(k);
   const runnerUp = j < 0 ? '.' : labels[j];
   const runnerUpDistance = j < 0 ? Infinity : found.runnerUpDistance(k);
-  const close = distance > skin.maxRatio * runnerUpDistance && !rescued({ image, grid, prepared, skin, row, col, step }, found.match(k), found.rival(k), runnerUp, distance);
+  const close =
+    distance > skin.maxRatio * runnerUpDistance &&
+    !rescued({ image, grid, prepared, skin, row, col, step }, found.match(k), found.rival(k), runnerUp, distance);
   const loose = COUNTS.has(best) && distance > LOOSE_COUNT * skin.maxDistance;
   const unreadable = distance > skin.maxDistance || close || loose;
   return { row, col, cell: unreadable ? '.' : best, best, distance, runnerUp, runnerUpDistance, unreadable };
@@ -112,10 +135,18 @@ function rescued(cell: CellAt, first: number, rival: number, runnerUp: string, d
  */
 function matched(cell: CellAt, which: number): Match {
   const { patchIndex, group } = matchOf(which);
-  const [dx, dy] = patchIndex === 0 ? [0, 0] : NEAR[(patchIndex - 1) % NEAR.length].map((d) => (patchIndex > NEAR.length ? d * cell.step / 2 : d * cell.step));
+  const [dx, dy] =
+    patchIndex === 0
+      ? [0, 0]
+      : NEAR[(patchIndex - 1) % NEAR.length].map((d) =>
+          patchIndex > NEAR.length ? (d * cell.step) / 2 : d * cell.step,
+        );
   const size = cell.prepared.groups[group].size;
   const grid = patchIndex === 0 ? cell.grid : shiftGrid(cell.grid, dx, dy);
-  return { cell: cellPatch(cell.image, grid, cell.row, cell.col, cell.skin.inset, size), template: templateOf(cell.prepared, which) };
+  return {
+    cell: cellPatch(cell.image, grid, cell.row, cell.col, cell.skin.inset, size),
+    template: templateOf(cell.prepared, which),
+  };
 }
 
 function templateOf(prepared: PreparedSkin, which: number): Patch {
@@ -186,7 +217,11 @@ function mayBeFlag(image: RgbaImage, grid: Grid, skin: Skin, reading: Reading): 
   if (!skin.templates.some((t) => t.label === 'F')) return true;
   const { groups } = prepareTemplates(skin, grid);
   const step = min(grid.pitchX, grid.pitchY) / 20;
-  const shifts = [[0, 0], ...NEAR.map(([x, y]) => [x * step, y * step]), ...NEAR.map(([x, y]) => [(x * step) / 2, (y * step) / 2])];
+  const shifts = [
+    [0, 0],
+    ...NEAR.map(([x, y]) => [x * step, y * step]),
+    ...NEAR.map(([x, y]) => [(x * step) / 2, (y * step) / 2]),
+  ];
   let flag = Infinity;
   for (const { size, templates } of groups) {
     const flags = templates.filter((t) => FLAGS.has(t.label));
@@ -227,4 +262,13 @@ const DIFFERENT = 40;
 const APART = 3 * DIFFERENT * DIFFERENT;
 
 /** Offsets tried around a cell whose match is not clear-cut, in steps (then half steps, if still not). */
-const NEAR = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [1, 1], [-1, 1], [1, -1]];
+const NEAR = [
+  [-1, 0],
+  [1, 0],
+  [0, -1],
+  [0, 1],
+  [-1, -1],
+  [1, 1],
+  [-1, 1],
+  [1, -1],
+];

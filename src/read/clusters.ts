@@ -32,8 +32,11 @@ export interface Cluster {
  */
 export function clusterCells(image: RgbaImage, grid: Grid): { clusters: Cluster[]; distances: number[] } | null {
   const patches: Patch[] = [];
-  for (let row = 0; row < grid.rows; row++) for (let col = 0; col < grid.cols; col++) patches.push(cellPatch(image, grid, row, col, INSET, SIZE));
-  const rings = patches.map((_, i) => ringOf(cellPatch(image, grid, Math.floor(i / grid.cols), i % grid.cols, 0, SIZE)));
+  for (let row = 0; row < grid.rows; row++)
+    for (let col = 0; col < grid.cols; col++) patches.push(cellPatch(image, grid, row, col, INSET, SIZE));
+  const rings = patches.map((_, i) =>
+    ringOf(cellPatch(image, grid, Math.floor(i / grid.cols), i % grid.cols, 0, SIZE)),
+  );
   const clusters = cluster(patches, rings);
   if (clusters === null) return null;
   const distances = new Array<number>(patches.length);
@@ -61,11 +64,12 @@ function cluster(patches: Patch[], rings: number[][]): Cluster[] | null {
 /** The mean colour of each border strip of a cell's uninset patch: a hidden tile's bevel or frame shows there. */
 function ringOf(p: Patch): number[] {
   const n = p.size;
-  const strip = (at: (i: number) => number) => [0, 1, 2].map((k) => {
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += p.rgb[at(i) * 3 + k];
-    return sum / n;
-  });
+  const strip = (at: (i: number) => number) =>
+    [0, 1, 2].map((k) => {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += p.rgb[at(i) * 3 + k];
+      return sum / n;
+    });
   return [...strip((i) => i), ...strip((i) => (n - 1) * n + i), ...strip((i) => i * n), ...strip((i) => i * n + n - 1)];
 }
 
@@ -76,20 +80,29 @@ function describe(members: number[], mean: Float32Array, rings: number[][]): Clu
     const key = [0, 1, 2].map((k) => mean[i * 3 + k] >> 5).join(',');
     bins.set(key, (bins.get(key) ?? 0) + 1);
   }
-  const commonest = [...bins].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
+  const commonest = [...bins]
+    .sort((a, b) => b[1] - a[1])[0][0]
+    .split(',')
+    .map(Number);
   const near = [...Array(n).keys()].filter((i) => [0, 1, 2].every((k) => mean[i * 3 + k] >> 5 === commonest[k]));
-  const background = [0, 1, 2].map((k) => near.reduce((s, i) => s + mean[i * 3 + k], 0) / near.length) as [number, number, number];
-  const inked = [...Array(n).keys()].filter((i) => max(...[0, 1, 2].map((k) => abs(mean[i * 3 + k] - background[k]))) > 60);
-  const ink = [0, 1, 2].map((k) => (inked.length ? inked.reduce((s, i) => s + mean[i * 3 + k], 0) / inked.length : 0)) as [number, number, number];
+  const background = [0, 1, 2].map((k) => near.reduce((s, i) => s + mean[i * 3 + k], 0) / near.length) as [
+    number,
+    number,
+    number,
+  ];
+  const inked = [...Array(n).keys()].filter(
+    (i) => max(...[0, 1, 2].map((k) => abs(mean[i * 3 + k] - background[k]))) > 60,
+  );
+  const ink = [0, 1, 2].map((k) =>
+    inked.length ? inked.reduce((s, i) => s + mean[i * 3 + k], 0) / inked.length : 0,
+  ) as [number, number, number];
   const ring = rings[0].map((_, k) => members.reduce((sum, i) => sum + rings[i][k], 0) / members.length);
   return { members, mean, look: [...ring, ...background], background, inkShare: inked.length / n, ink };
 }
 
-
 export function lookDistance(a: Cluster, b: Cluster): number {
   return sqrt(a.look.reduce((sum, v, k) => sum + (v - b.look[k]) ** 2, 0) / a.look.length);
 }
-
 
 export function colourDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return sqrt((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2);

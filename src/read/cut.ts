@@ -24,12 +24,42 @@ export function cutSides(image: RgbaImage, grid: Grid, readings: Reading[] = [],
   // from the edge, the gap, or less where a strip of the least width would not be left (a windowed side: down to none)
   const [gapX, gapY] = [GAP * grid.pitchX, GAP * grid.pitchY].map((g) => Math.max(1, Math.round(g)));
   const near = (side: Side, edge: number, far: number, gap: number) =>
-    edge + Math.sign(far - edge) * Math.max(windowed.includes(side) ? 0 : 1, Math.min(gap, Math.abs(far - edge) - least(side)));
+    edge +
+    Math.sign(far - edge) *
+      Math.max(windowed.includes(side) ? 0 : 1, Math.min(gap, Math.abs(far - edge) - least(side)));
   const strips: Strip[] = [
-    { side: 'left', from: 0, to: near('left', Math.floor(left), 0, gapX), alongFrom: top, alongTo: bottom, vertical: true },
-    { side: 'right', from: near('right', Math.ceil(right), image.width, gapX), to: image.width, alongFrom: top, alongTo: bottom, vertical: true },
-    { side: 'top', from: 0, to: near('top', Math.floor(top), 0, gapY), alongFrom: left, alongTo: right, vertical: false },
-    { side: 'bottom', from: near('bottom', Math.ceil(bottom), image.height, gapY), to: image.height, alongFrom: left, alongTo: right, vertical: false },
+    {
+      side: 'left',
+      from: 0,
+      to: near('left', Math.floor(left), 0, gapX),
+      alongFrom: top,
+      alongTo: bottom,
+      vertical: true,
+    },
+    {
+      side: 'right',
+      from: near('right', Math.ceil(right), image.width, gapX),
+      to: image.width,
+      alongFrom: top,
+      alongTo: bottom,
+      vertical: true,
+    },
+    {
+      side: 'top',
+      from: 0,
+      to: near('top', Math.floor(top), 0, gapY),
+      alongFrom: left,
+      alongTo: right,
+      vertical: false,
+    },
+    {
+      side: 'bottom',
+      from: near('bottom', Math.ceil(bottom), image.height, gapY),
+      to: image.height,
+      alongFrom: left,
+      alongTo: right,
+      vertical: false,
+    },
   ];
   return strips
     .filter((s) => s.to - s.from < (s.vertical ? grid.pitchX : grid.pitchY))
@@ -107,8 +137,13 @@ function crossedAtLines(image: RgbaImage, strip: Strip, grid: Grid, lag: number)
   const [start, end] = alongRange(image, strip);
   const reach = Math.max(LINE_REACH, Math.round(LINE_SHARE * (strip.vertical ? grid.pitchY : grid.pitchX)));
   const crossed = lines.filter((line) => {
-    for (let along = Math.max(start, Math.round(line) - reach - lag + 1); along <= Math.min(end - lag - 1, Math.round(line) + reach); along++) {
-      for (let across = Math.max(0, strip.from); across < strip.to; across++) if (Math.abs(step(image, strip, across, along, lag)) >= LINE_STEP) return true;
+    for (
+      let along = Math.max(start, Math.round(line) - reach - lag + 1);
+      along <= Math.min(end - lag - 1, Math.round(line) + reach);
+      along++
+    ) {
+      for (let across = Math.max(0, strip.from); across < strip.to; across++)
+        if (Math.abs(step(image, strip, across, along, lag)) >= LINE_STEP) return true;
     }
     return false;
   });
@@ -132,7 +167,9 @@ function alongRange(image: RgbaImage, strip: Strip): [number, number] {
 
 /** Grey at `along + lag` less grey at `along`, `across` the strip. */
 function step(image: RgbaImage, strip: Strip, across: number, along: number, lag: number): number {
-  return strip.vertical ? gray(image, across, along + lag) - gray(image, across, along) : gray(image, along + lag, across) - gray(image, along, across);
+  return strip.vertical
+    ? gray(image, across, along + lag) - gray(image, across, along)
+    : gray(image, along + lag, across) - gray(image, along, across);
 }
 
 function gray(image: RgbaImage, x: number, y: number): number {
@@ -149,12 +186,18 @@ function gray(image: RgbaImage, x: number, y: number): number {
 function showsCells(image: RgbaImage, strip: Strip, grid: Grid, readings: Reading[]): boolean {
   const boxes = stripSegments(strip, grid);
   const segments = boxes.map((box) => meanOf(image, box)).filter((m) => !Number.isNaN(m[0]));
-  const spread = Math.max(...[0, 1, 2].map((ch) => Math.max(...segments.map((m) => m[ch])) - Math.min(...segments.map((m) => m[ch]))));
+  const spread = Math.max(
+    ...[0, 1, 2].map((ch) => Math.max(...segments.map((m) => m[ch])) - Math.min(...segments.map((m) => m[ch]))),
+  );
   trace('strip %s: segments spread %s', strip.side, spread.toFixed(1));
   if (!(spread > SPREAD)) return false;
   const covered = readings.filter((r) => !r.unreadable && (r.cell === '.' || r.cell === 'F'));
   const sample = covered.filter((_, i) => i % Math.ceil(covered.length / MAX_SAMPLE) === 0);
-  const slices = sample.flatMap((r) => SLICE_SHIFTS.map((shift) => meanOf(image, sliceOf(strip, grid, boxes[strip.vertical ? r.row : r.col], r.row, r.col, shift))));
+  const slices = sample.flatMap((r) =>
+    SLICE_SHIFTS.map((shift) =>
+      meanOf(image, sliceOf(strip, grid, boxes[strip.vertical ? r.row : r.col], r.row, r.col, shift)),
+    ),
+  );
   const alike = (a: number[], b: number[]) => [0, 1, 2].every((ch) => Math.abs(a[ch] - b[ch]) <= ALIKE);
   return segments.some((segment) => slices.some((slice) => alike(segment, slice)));
 }
@@ -173,7 +216,9 @@ function stripSegments(strip: Strip, grid: Grid): Rect[] {
   const at = (k: number) => (strip.vertical ? cellTop(grid, k) : cellLeft(grid, k));
   return Array.from({ length: count }, (_, k) => {
     const [a, b] = [Math.ceil(at(k) + LINE_REACH + 1), Math.floor(at(k + 1) - LINE_REACH - 1)];
-    return strip.vertical ? { left: strip.from, width: strip.to - strip.from, top: a, height: b - a } : { left: a, width: b - a, top: strip.from, height: strip.to - strip.from };
+    return strip.vertical
+      ? { left: strip.from, width: strip.to - strip.from, top: a, height: b - a }
+      : { left: a, width: b - a, top: strip.from, height: strip.to - strip.from };
   });
 }
 
@@ -224,9 +269,15 @@ export function openSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
     ['bottom', { ...row, rows: 1, top: bottom }, rowCells(grid.cols)],
   ];
   return beyond
-    .filter(([, strip]) => { const e = gridEdges(strip); return e.left >= 0 && e.top >= 0 && e.right <= image.width && e.bottom <= image.height; })
-    .filter(([, strip, cells]) => classify(image, strip, skin, { cells, search: false })
-      .some((r) => !r.unreadable && /^[1-8F]$/.test(r.cell) && r.distance <= CLEAR * skin.maxDistance))
+    .filter(([, strip]) => {
+      const e = gridEdges(strip);
+      return e.left >= 0 && e.top >= 0 && e.right <= image.width && e.bottom <= image.height;
+    })
+    .filter(([, strip, cells]) =>
+      classify(image, strip, skin, { cells, search: false }).some(
+        (r) => !r.unreadable && /^[1-8F]$/.test(r.cell) && r.distance <= CLEAR * skin.maxDistance,
+      ),
+    )
     .map(([side]) => side);
 }
 

@@ -26,7 +26,16 @@ export function exactReading(prepared: PreparedSkin, i: number, row: number, col
   const rival = rivals[i];
   if (!rival) return null;
   const best = templates[i].label;
-  return { row, col, cell: best, best, distance: 0, runnerUp: rival.label, runnerUpDistance: rival.distance, unreadable: false };
+  return {
+    row,
+    col,
+    cell: best,
+    best,
+    distance: 0,
+    runnerUp: rival.label,
+    runnerUpDistance: rival.distance,
+    unreadable: false,
+  };
 }
 
 /** Template i's nearest other label, from its distance to each template (measured in the kernel). */

@@ -18,7 +18,14 @@ export function nearestDistances(image: RgbaImage, grid: Grid, skin: Skin, cells
  * under `below`: a search that keeps only a better fit need not finish measuring a worse one. The cells are
  * measured in `order` (indices into `cells`; `worstFirst` tells a worse grid soonest) and summed in theirs.
  */
-export function meanNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], below = Infinity, order?: readonly number[]): number {
+export function meanNearest(
+  image: RgbaImage,
+  grid: Grid,
+  skin: Skin,
+  cells: Coord[],
+  below = Infinity,
+  order?: readonly number[],
+): number {
   const { known, stopped } = measured(image, grid, skin, cells, order, CELLS_STOP.sum, below * cells.length, 0);
   if (stopped) return Infinity;
   let sum = 0;
@@ -36,7 +43,14 @@ export const BEYOND_ROUNDING = 1 + 1e-9;
  * The median of `nearestDistances`, or Infinity as soon as so many cells measure over `above` that the
  * median must too. Measured in `order`, as `meanNearest`.
  */
-export function medianNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], above = Infinity, order?: readonly number[]): number {
+export function medianNearest(
+  image: RgbaImage,
+  grid: Grid,
+  skin: Skin,
+  cells: Coord[],
+  above = Infinity,
+  order?: readonly number[],
+): number {
   const enough = cells.length - Math.floor(cells.length / 2);
   const { known, stopped } = measured(image, grid, skin, cells, order, CELLS_STOP.over, above, enough);
   if (stopped) return Infinity;
@@ -49,7 +63,9 @@ export function medianNearest(image: RgbaImage, grid: Grid, skin: Skin, cells: C
 export function worstFirst(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[]): number[] {
   const distances = nearestDistances(image, grid, skin, cells);
   // a comparator's result as a small integer: a difference of distances is a double, boxed on each return
-  return cells.map((_, i) => i).sort((a, b) => (distances[b] > distances[a] ? 1 : distances[b] < distances[a] ? -1 : a - b));
+  return cells
+    .map((_, i) => i)
+    .sort((a, b) => (distances[b] > distances[a] ? 1 : distances[b] < distances[a] ? -1 : a - b));
 }
 
 /**
@@ -57,9 +73,29 @@ export function worstFirst(image: RgbaImage, grid: Grid, skin: Skin, cells: Coor
  * searches that place a grid come back to the grids they measured (the grid just found better, measured whole to
  * order the next; the grid before and after a step that changed nothing).
  */
-function measured(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[], order: readonly number[] | undefined, stop: number, limit: number, enough: number) {
+function measured(
+  image: RgbaImage,
+  grid: Grid,
+  skin: Skin,
+  cells: Coord[],
+  order: readonly number[] | undefined,
+  stop: number,
+  limit: number,
+  enough: number,
+) {
   const known = knownOf(image, skin, grid);
-  const stopped = nearestCells(image, grid, skin.inset, prepareTemplates(skin, grid), cells, known, order, stop, limit, enough);
+  const stopped = nearestCells(
+    image,
+    grid,
+    skin.inset,
+    prepareTemplates(skin, grid),
+    cells,
+    known,
+    order,
+    stop,
+    limit,
+    enough,
+  );
   return { known, stopped };
 }
 
@@ -78,8 +114,16 @@ function knownOf(image: RgbaImage, skin: Skin, grid: Grid): Float64Array {
 }
 
 function sameGrid(a: Grid, b: Grid): boolean {
-  return a.rows === b.rows && a.cols === b.cols && a.left === b.left && a.top === b.top && a.pitchX === b.pitchX && a.pitchY === b.pitchY
-    && sameLines(a.lefts, b.lefts) && sameLines(a.tops, b.tops);
+  return (
+    a.rows === b.rows &&
+    a.cols === b.cols &&
+    a.left === b.left &&
+    a.top === b.top &&
+    a.pitchX === b.pitchX &&
+    a.pitchY === b.pitchY &&
+    sameLines(a.lefts, b.lefts) &&
+    sameLines(a.tops, b.tops)
+  );
 }
 
 function sameLines(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {

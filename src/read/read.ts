@@ -19,7 +19,13 @@ const trace = debuglog('mine-assist');
  * The board's cells read with the skin that fits best (or the one named); with `--skin none`, or when no
  * skin fits, the skin-free fallback reads what it is sure of.
  */
-export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName: SkinChoice, found: Partial<Analysis>, k: number): Promise<SkinReading> {
+export async function readBoard(
+  view: RgbaImage,
+  grids: (() => Grid)[],
+  skinName: SkinChoice,
+  found: Partial<Analysis>,
+  k: number,
+): Promise<SkinReading> {
   if (skinName === 'none') return readSkinless(view, grids[0]());
   const chosen = await chooseBoard(view, grids, skinName);
   Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
@@ -28,21 +34,38 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
   const misplaced = !cellsPlaced(view, read.grid, read.skin);
   const distant = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance;
   const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
-  if (!distant && !misplaced && !small && unreadable <= MAX_UNREADABLE) return { ...read, readings: rereadOnPixels(view, read) };
+  if (!distant && !misplaced && !small && unreadable <= MAX_UNREADABLE)
+    return { ...read, readings: rereadOnPixels(view, read) };
   const shrunk = misplaced || small ? null : readShrunk(view, read);
   if (shrunk) return shrunk;
-  const skinless = skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5 ? null : readSkinless(view, chosen.grid, 1 - MAX_UNREADABLE);
+  const skinless =
+    skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5
+      ? null
+      : readSkinless(view, chosen.grid, 1 - MAX_UNREADABLE);
   if (skinless && readsEnough(skinless.readings)) return skinless;
-  if (distant) throw new Error(`no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`);
+  if (distant)
+    throw new Error(
+      `no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`,
+    );
   if (misplaced) {
-    throw new MisplacedError(`no board found: the grid of ${read.grid.rows}×${read.grid.cols} cells here fits skin ${read.skin.name} as well half a cell off, so these are not cells it can place`, () => {
-      const moved = placedHalfACellOver(view, read);
-      const poor = !moved || moved.fit.meanDistance > POOR_FIT * moved.skin.maxDistance || Math.min(moved.grid.rows, moved.grid.cols) < MIN_SIDE_CELLS || unreadableShare(moved.readings) > MAX_UNREADABLE;
-      return poor ? null : { ...moved, readings: rereadOnPixels(view, moved) };
-    });
+    throw new MisplacedError(
+      `no board found: the grid of ${read.grid.rows}×${read.grid.cols} cells here fits skin ${read.skin.name} as well half a cell off, so these are not cells it can place`,
+      () => {
+        const moved = placedHalfACellOver(view, read);
+        const poor =
+          !moved ||
+          moved.fit.meanDistance > POOR_FIT * moved.skin.maxDistance ||
+          Math.min(moved.grid.rows, moved.grid.cols) < MIN_SIDE_CELLS ||
+          unreadableShare(moved.readings) > MAX_UNREADABLE;
+        return poor ? null : { ...moved, readings: rereadOnPixels(view, moved) };
+      },
+    );
   }
-  if (small) throw new Error(`no board found: only ${read.grid.rows}×${read.grid.cols} cells look like skin ${read.skin.name}`);
-  throw new Error(`the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells match no template of skin ${read.skin.name}`);
+  if (small)
+    throw new Error(`no board found: only ${read.grid.rows}×${read.grid.cols} cells look like skin ${read.skin.name}`);
+  throw new Error(
+    `the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells match no template of skin ${read.skin.name}`,
+  );
 }
 
 /**
@@ -50,7 +73,10 @@ export async function readBoard(view: RgbaImage, grids: (() => Grid)[], skinName
  * resort, once every other way to find the board failed: from other outlines the grid is usually truer).
  */
 export class MisplacedError extends Error {
-  constructor(message: string, readonly halfACellOver: () => SkinReading | null) {
+  constructor(
+    message: string,
+    readonly halfACellOver: () => SkinReading | null,
+  ) {
     super(message);
   }
 }
@@ -64,9 +90,17 @@ export class MisplacedError extends Error {
 function placedHalfACellOver(view: RgbaImage, read: SkinReading): SkinReading | null {
   const { grid, skin } = read;
   if (grid.lefts || grid.tops) return null;
-  const over = (x: number, y: number): Grid => ({ ...grid, left: grid.left - (x * grid.pitchX) / 2, top: grid.top - (y * grid.pitchY) / 2, cols: grid.cols + x, rows: grid.rows + y });
-  const placed = [over(1, 0), over(0, 1), over(1, 1)].filter((g) => g.left >= 0 && g.top >= 0)
-    .map((g) => readCells(view, g, skin)).filter((r) => cellsPlaced(view, r.grid, skin));
+  const over = (x: number, y: number): Grid => ({
+    ...grid,
+    left: grid.left - (x * grid.pitchX) / 2,
+    top: grid.top - (y * grid.pitchY) / 2,
+    cols: grid.cols + x,
+    rows: grid.rows + y,
+  });
+  const placed = [over(1, 0), over(0, 1), over(1, 1)]
+    .filter((g) => g.left >= 0 && g.top >= 0)
+    .map((g) => readCells(view, g, skin))
+    .filter((r) => cellsPlaced(view, r.grid, skin));
   return placed.sort((a, b) => a.fit.meanDistance - b.fit.meanDistance)[0] ?? null;
 }
 
@@ -100,15 +134,21 @@ function rereadOnPixels(view: RgbaImage, read: SkinReading): Reading[] {
  */
 function readsEnough(readings: Reading[]): boolean {
   const known = readings.filter((r) => !r.unreadable);
-  return known.filter((r) => /[1-8]/.test(r.cell)).length >= 3 && known.length >= (1 - MAX_UNREADABLE) * readings.length;
+  return (
+    known.filter((r) => /[1-8]/.test(r.cell)).length >= 3 && known.length >= (1 - MAX_UNREADABLE) * readings.length
+  );
 }
 
 function readSkinless(view: RgbaImage, grid: Grid, atLeast = 0): SkinReading {
   const readings = readWithoutSkin(view, grid, atLeast);
   const known = readings.filter((r) => !r.unreadable).length / Math.max(1, readings.length);
-  return { skin: { name: SKINLESS, cellSize: grid.pitchX, inset: 0, maxDistance: 0, maxRatio: 0, templates: [] }, readings, grid, fit: { meanDistance: 0, maxDistance: 0, fit: known } };
+  return {
+    skin: { name: SKINLESS, cellSize: grid.pitchX, inset: 0, maxDistance: 0, maxRatio: 0, templates: [] },
+    readings,
+    grid,
+    fit: { meanDistance: 0, maxDistance: 0, fit: known },
+  };
 }
-
 
 /** A built-in skin's name or a skin folder, 'none', a skin in hand (learn's, not yet saved), or every built-in skin. */
 export type SkinChoice = string | Skin | undefined;
@@ -130,7 +170,12 @@ function skinsToTry(skinName: SkinChoice): Promise<Skin[]> {
   if (typeof skinName === 'object') return Promise.resolve([skinName]);
   const key = skinName ?? '';
   if (!triedSkins.has(key)) {
-    triedSkins.set(key, skinName ? cachedSkin(skinName).then((skin) => [skin]) : builtinSkinNames().then((names) => Promise.all(names.map(cachedSkin))));
+    triedSkins.set(
+      key,
+      skinName
+        ? cachedSkin(skinName).then((skin) => [skin])
+        : builtinSkinNames().then((names) => Promise.all(names.map(cachedSkin))),
+    );
   }
   return triedSkins.get(key) as Promise<Skin[]>;
 }
@@ -164,9 +209,10 @@ function readCells(image: RgbaImage, found: Grid, skin: Skin): SkinReading {
   const once = within(all, first);
   const again = trimGrid(first.grid, readable(once));
   const { grid } = again;
-  const readings = again.grid.rows === first.grid.rows && again.grid.cols === first.grid.cols
-    ? once
-    : within(all, { grid, top: first.top + again.top, left: first.left + again.left });
+  const readings =
+    again.grid.rows === first.grid.rows && again.grid.cols === first.grid.cols
+      ? once
+      : within(all, { grid, top: first.top + again.top, left: first.left + again.left });
   const meanDistance = mean(distances(readings));
   trace('skin %s: %d×%d, mean distance %s', skin.name, grid.rows, grid.cols, meanDistance.toFixed(2));
   return { skin, readings, grid, fit: skinFit(meanDistance, skin) };
@@ -216,7 +262,6 @@ function cellsPlaced(image: RgbaImage, grid: Grid, skin: Skin): boolean {
   return moved >= worse;
 }
 
-
 /** Half a cell off, a grid must fit this many times worse, and this much (RMS) worse, than the grid read. */
 const PHASE_MARGIN = 1.5;
 const PHASE_FLOOR = 3;
@@ -245,16 +290,28 @@ const MAX_UNREADABLE = 0.3;
  * the skin's limit): the first candidate that fits well, else the closest of all once each candidate's grid
  * is aligned to its closest skin. With no skin named, every built-in skin is tried.
  */
-async function chooseBoard(image: RgbaImage, candidates: (() => Grid)[], skinName: SkinChoice): Promise<{ grid: Grid; skin: Skin }> {
+async function chooseBoard(
+  image: RgbaImage,
+  candidates: (() => Grid)[],
+  skinName: SkinChoice,
+): Promise<{ grid: Grid; skin: Skin }> {
   const skins = await skinsToTry(skinName);
   if (!skins.length) throw new Error('no skins available');
-  const fitOf = (grid: Grid, skin: Skin) => mean(nearestDistances(image, grid, skin, sampleCells(grid, 64))) / skin.maxDistance;
+  const fitOf = (grid: Grid, skin: Skin) =>
+    mean(nearestDistances(image, grid, skin, sampleCells(grid, 64))) / skin.maxDistance;
   const closest: { grid: Grid; skin: Skin; fit: number }[] = [];
   for (const gridOf of candidates) {
     const grid = gridOf();
     if (Math.min(grid.pitchX, grid.pitchY) < MIN_PITCH) continue;
     const best = closestSkin(image, grid, skins);
-    trace('board %d×%d pitch %s: closest skin %s, sample fit %s', grid.rows, grid.cols, grid.pitchX.toFixed(2), best.skin.name, best.fit.toFixed(3));
+    trace(
+      'board %d×%d pitch %s: closest skin %s, sample fit %s',
+      grid.rows,
+      grid.cols,
+      grid.pitchX.toFixed(2),
+      best.skin.name,
+      best.fit.toFixed(3),
+    );
     if (best.fit <= GOOD_SAMPLE) return best;
     closest.push(best);
   }
@@ -265,7 +322,6 @@ async function chooseBoard(image: RgbaImage, candidates: (() => Grid)[], skinNam
   if (!aligned.length) throw new Error(`no board found: the only grids in the image have cells under ${MIN_PITCH} px`);
   return aligned.reduce((a, b) => (b.fit < a.fit ? b : a));
 }
-
 
 /** A sample this close (mean distance as a share of the skin's limit) ends the search for the board. */
 const GOOD_SAMPLE = 0.25;
@@ -280,7 +336,8 @@ function closestSkin(image: RgbaImage, grid: Grid, skins: Skin[]): { grid: Grid;
   const quarter = sample.filter((_, i) => i % 4 === 0);
   const rest = sample.filter((_, i) => i % 4 !== 0);
   // The skin that read the last board is measured first: its lead lets the others stop measuring early.
-  const order = lastClosest && skins.includes(lastClosest) ? [lastClosest, ...skins.filter((s) => s !== lastClosest)] : skins;
+  const order =
+    lastClosest && skins.includes(lastClosest) ? [lastClosest, ...skins.filter((s) => s !== lastClosest)] : skins;
   const share = new Map<Skin, number>();
   let lead = Infinity;
   for (const skin of order) {
@@ -290,7 +347,11 @@ function closestSkin(image: RgbaImage, grid: Grid, skins: Skin[]): { grid: Grid;
   }
   const closest = skins
     .filter((skin) => (share.get(skin) as number) <= CONTENDER.ratio * lead + CONTENDER.margin)
-    .map((skin) => ({ grid, skin, fit: mean(nearestDistances(image, grid, skin, [...quarter, ...rest])) / skin.maxDistance }))
+    .map((skin) => ({
+      grid,
+      skin,
+      fit: mean(nearestDistances(image, grid, skin, [...quarter, ...rest])) / skin.maxDistance,
+    }))
     .reduce((a, b) => (b.fit < a.fit ? b : a));
   lastClosest = closest.skin;
   return closest;
@@ -300,7 +361,6 @@ let lastClosest: Skin | undefined;
 
 const CONTENDER = { ratio: 3, margin: 0.15 };
 
-
 /**
  * A game opens every neighbour of an open 0 by itself, so a 0 read next to a hidden or flagged cell is a
  * misreading (or not a cell at all): it becomes unreadable, which can only remove facts. A neighbour that
@@ -308,7 +368,10 @@ const CONTENDER = { ratio: 3, margin: 0.15 };
  */
 function distrustLoneZeros(grid: Grid, readings: Reading[]): Reading[] {
   const trusted: Reading[] = [];
-  for (const r of readings) trusted.push(r.cell === '0' && nextToClosed(grid, readings, r.row, r.col) ? { ...r, cell: '.', unreadable: true } : r);
+  for (const r of readings)
+    trusted.push(
+      r.cell === '0' && nextToClosed(grid, readings, r.row, r.col) ? { ...r, cell: '.', unreadable: true } : r,
+    );
   return trusted;
 }
 
@@ -322,7 +385,9 @@ function nextToClosed(grid: Grid, readings: Reading[], row: number, col: number)
 }
 
 function closed(r: Reading): boolean {
-  return r.cell === 'F' || r.cell === '?' || (r.cell === '.' && !(r.unreadable && isCount(r.best) && isCount(r.runnerUp)));
+  return (
+    r.cell === 'F' || r.cell === '?' || (r.cell === '.' && !(r.unreadable && isCount(r.best) && isCount(r.runnerUp)))
+  );
 }
 
 function isCount(cell: Cell): boolean {
@@ -334,7 +399,6 @@ function unreadableShare(readings: Reading[]): number {
   for (const r of readings) if (r.unreadable) unreadable++;
   return unreadable / Math.max(1, readings.length);
 }
-
 
 export function regionOf(grid: Grid): Analysis['region'] {
   return {

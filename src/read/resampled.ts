@@ -31,11 +31,21 @@ const STEP = 0.25;
 const PHASES = 8;
 const NEAR_PLACES = placesWithin(NEAR, STEP);
 const FAR_PLACES = placesWithin(REACH, 2 * STEP).filter(([dx, dy]) => max(abs(dx), abs(dy)) > NEAR);
-const AROUND = [[-1, -1], [0, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [0, 1], [1, 1]];
+const AROUND = [
+  [-1, -1],
+  [0, -1],
+  [1, -1],
+  [-1, 0],
+  [1, 0],
+  [-1, 1],
+  [0, 1],
+  [1, 1],
+];
 
 function placesWithin(reach: number, step: number): [number, number][] {
   const places: [number, number][] = [];
-  for (let dy = -reach; dy <= reach + 1e-9; dy += step) for (let dx = -reach; dx <= reach + 1e-9; dx += step) places.push([dx, dy]);
+  for (let dy = -reach; dy <= reach + 1e-9; dy += step)
+    for (let dx = -reach; dx <= reach + 1e-9; dx += step) places.push([dx, dy]);
   return places;
 }
 
@@ -60,16 +70,21 @@ interface Shrunk {
  * (`confirmed`). For a board already accepted (read.ts): each cell costs a few hundred template placements.
  */
 export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings: Reading[]): Reading[] {
-  const shrunk = skin.templates.every((t) => min(t.image.width / grid.pitchX, t.image.height / grid.pitchY) >= MIN_SHRINK);
+  const shrunk = skin.templates.every(
+    (t) => min(t.image.width / grid.pitchX, t.image.height / grid.pitchY) >= MIN_SHRINK,
+  );
   const count = (r: Reading) => !r.unreadable && COUNT.test(r.cell);
   if (!readings.some((r) => r.unreadable || (shrunk && count(r)))) return readings;
   const reader = pixelReader(image, grid, skin);
   if (!reader) return readings;
   const smallest = min(...skin.templates.map((t) => t.image.width));
-  const countReader = shrunk ? pixelReader(image, grid, skin, (t) => OPEN.test(t.label) && t.image.width <= SIZE_SPREAD * smallest) : undefined;
+  const countReader = shrunk
+    ? pixelReader(image, grid, skin, (t) => OPEN.test(t.label) && t.image.width <= SIZE_SPREAD * smallest)
+    : undefined;
   return readings.map((r) => {
     if (r.unreadable) return reader(r).reading ?? r;
-    if (!countReader || !count(r) || r.distance <= CLEAR * skin.maxDistance || confirmed(countReader(r), r.cell, skin)) return r;
+    if (!countReader || !count(r) || r.distance <= CLEAR * skin.maxDistance || confirmed(countReader(r), r.cell, skin))
+      return r;
     return { ...r, cell: '.', unreadable: true };
   });
 }
@@ -95,7 +110,9 @@ const COUNT = /^[1-8]$/;
  */
 function confirmed(on: OnPixels, label: Cell, skin: Skin): boolean {
   const [first, second] = on.nearest;
-  return first?.[0] === label && first[1] <= CONFIRM * skin.maxDistance && first[1] <= RATIO * (second?.[1] ?? Infinity);
+  return (
+    first?.[0] === label && first[1] <= CONFIRM * skin.maxDistance && first[1] <= RATIO * (second?.[1] ?? Infinity)
+  );
 }
 
 const CONFIRM = 0.5;
@@ -107,18 +124,26 @@ interface OnPixels {
 }
 
 /** Reads cells on the screenshot's own pixels against the skin's templates larger than the grid's cells; none if it has none. */
-function pixelReader(image: RgbaImage, grid: Grid, skin: Skin, only?: (t: Template) => boolean): ((r: Reading) => OnPixels) | undefined {
-  const templates = skin.templates.map((t, index) => ({ ...t, index })).filter((t) => {
-    const shrink = min(t.image.width / grid.pitchX, t.image.height / grid.pitchY);
-    return shrink >= MIN_SHRINK && shrink <= MAX_SHRINK && (!only || only(t));
-  });
+function pixelReader(
+  image: RgbaImage,
+  grid: Grid,
+  skin: Skin,
+  only?: (t: Template) => boolean,
+): ((r: Reading) => OnPixels) | undefined {
+  const templates = skin.templates
+    .map((t, index) => ({ ...t, index }))
+    .filter((t) => {
+      const shrink = min(t.image.width / grid.pitchX, t.image.height / grid.pitchY);
+      return shrink >= MIN_SHRINK && shrink <= MAX_SHRINK && (!only || only(t));
+    });
   if (!templates.length) return undefined;
   const cache = shrunkCache(skin, grid);
   const shrunk = (t: number, k: number, qx: number, qy: number): Shrunk => {
     const { index, image: template } = templates[t];
     const key = ((index * KERNELS.length + k) * PHASES + qx) * PHASES + qy;
     let found = cache.get(key);
-    if (!found) cache.set(key, (found = shrinkTemplate(template, KERNELS[k], qx / PHASES, qy / PHASES, grid, skin.inset)));
+    if (!found)
+      cache.set(key, (found = shrinkTemplate(template, KERNELS[k], qx / PHASES, qy / PHASES, grid, skin.inset)));
     return found;
   };
   const decided = (ranked: [Cell, number][]) => {
@@ -139,9 +164,11 @@ function pixelReader(image: RgbaImage, grid: Grid, skin: Skin, only?: (t: Templa
     };
     const search = (places: [number, number][]) => {
       for (const [dx, dy] of places) tryAt(round((left + dx) * PHASES) / PHASES, round((top + dy) * PHASES) / PHASES);
-      for (const [label, { x, y }] of [...nearest]) for (const [dx, dy] of AROUND) tryAt(x + dx / PHASES, y + dy / PHASES, label);
+      for (const [label, { x, y }] of [...nearest])
+        for (const [dx, dy] of AROUND) tryAt(x + dx / PHASES, y + dy / PHASES, label);
     };
-    const ranked = (): [Cell, number][] => [...nearest].map(([label, at]): [Cell, number] => [label, at.distance]).sort((a, b) => a[1] - b[1]);
+    const ranked = (): [Cell, number][] =>
+      [...nearest].map(([label, at]): [Cell, number] => [label, at.distance]).sort((a, b) => a[1] - b[1]);
     search(NEAR_PLACES);
     if (decided(ranked())) return ranked();
     search(FAR_PLACES);
@@ -176,7 +203,8 @@ const KEPT_PITCHES = 4;
 /** RMS distance (per channel, 0-255) between the shrunk template and the screenshot's pixels at the cell whose edge pixel is (x, y). */
 function distanceAt(image: RgbaImage, s: Shrunk, x: number, y: number): number {
   const [left, top] = [x + s.left, y + s.top];
-  if (left < 0 || top < 0 || left + s.width > image.width || top + s.height > image.height || !s.width || !s.height) return Infinity;
+  if (left < 0 || top < 0 || left + s.width > image.width || top + s.height > image.height || !s.width || !s.height)
+    return Infinity;
   let sum = 0;
   for (let j = 0; j < s.height; j++) {
     for (let i = 0; i < s.width; i++) {
@@ -193,7 +221,14 @@ function distanceAt(image: RgbaImage, s: Shrunk, x: number, y: number): number {
  * fall `fx`, `fy` past a pixel boundary: each pixel the kernel-weighted mean of the template pixels around
  * its centre (edges repeated), in two passes, clamped to 0-255 as an 8-bit image is.
  */
-function shrinkTemplate(template: RgbaImage, kernel: Kernel, fx: number, fy: number, grid: Grid, inset: number): Shrunk {
+function shrinkTemplate(
+  template: RgbaImage,
+  kernel: Kernel,
+  fx: number,
+  fy: number,
+  grid: Grid,
+  inset: number,
+): Shrunk {
   const xs = pixelsAcross(fx, grid.pitchX, inset);
   const ys = pixelsAcross(fy, grid.pitchY, inset);
   const across = keptTaps(xs, fx, template.width / grid.pitchX, template.width, kernel);
@@ -241,7 +276,13 @@ function pixelsAcross(f: number, pitch: number, inset: number): { from: number; 
 }
 
 /** `taps`, kept: templates of one size shrunk at one pitch and phase share them. */
-function keptTaps(pixels: { from: number; to: number }, f: number, scale: number, length: number, kernel: Kernel): [number, number][][] {
+function keptTaps(
+  pixels: { from: number; to: number },
+  f: number,
+  scale: number,
+  length: number,
+  kernel: Kernel,
+): [number, number][][] {
   const key = `${KERNELS.indexOf(kernel)} ${pixels.from} ${pixels.to} ${f} ${scale} ${length}`;
   let found = tapsKept.get(key);
   if (!found) {
@@ -255,7 +296,13 @@ const tapsKept = new Map<string, [number, number][][]>();
 const MAX_TAPS_KEPT = 4096;
 
 /** For each pixel, the template pixels the kernel weighs and their weights (summing to 1), template `scale` pixels to one. */
-function taps(pixels: { from: number; to: number }, f: number, scale: number, length: number, kernel: Kernel): [number, number][][] {
+function taps(
+  pixels: { from: number; to: number },
+  f: number,
+  scale: number,
+  length: number,
+  kernel: Kernel,
+): [number, number][][] {
   const out: [number, number][][] = [];
   for (let u = pixels.from; u < pixels.to; u++) {
     const centre = (u + 0.5 - f) * scale;

@@ -27,7 +27,8 @@ export function readWithoutSkin(image: RgbaImage, grid: Grid, atLeast = 0): Read
   const board = (l: Map<Cluster, string>): Board => {
     // '?': not labelled, unknown to the solver but no hidden cell for the 0 rule
     const cells = Array.from({ length: grid.rows }, () => new Array<string>(grid.cols).fill('?'));
-    for (const c of clusters) for (const i of c.members) cells[Math.floor(i / grid.cols)][i % grid.cols] = l.get(c) ?? '?';
+    for (const c of clusters)
+      for (const i of c.members) cells[Math.floor(i / grid.cols)][i % grid.cols] = l.get(c) ?? '?';
     return { rows: grid.rows, cols: grid.cols, cells, totalMines: null };
   };
   const sure = settleBySat(labels, board);
@@ -36,7 +37,16 @@ export function readWithoutSkin(image: RgbaImage, grid: Grid, atLeast = 0): Read
   for (const c of clusters) {
     const cell = sure.get(c) ?? '.';
     for (const i of c.members) {
-      out.push({ row: Math.floor(i / grid.cols), col: i % grid.cols, cell, best: cell, distance: distances[i], runnerUp: '.', runnerUpDistance: Infinity, unreadable: !sure.has(c) });
+      out.push({
+        row: Math.floor(i / grid.cols),
+        col: i % grid.cols,
+        cell,
+        best: cell,
+        distance: distances[i],
+        runnerUp: '.',
+        runnerUpDistance: Infinity,
+        unreadable: !sure.has(c),
+      });
     }
   }
   return out.sort((a, b) => a.row - b.row || a.col - b.col);
@@ -44,7 +54,14 @@ export function readWithoutSkin(image: RgbaImage, grid: Grid, atLeast = 0): Read
 
 function unreadable(grid: Grid): Reading[] {
   return Array.from({ length: grid.rows * grid.cols }, (_, i): Reading => ({
-    row: Math.floor(i / grid.cols), col: i % grid.cols, cell: '.', best: '.', distance: Infinity, runnerUp: '.', runnerUpDistance: Infinity, unreadable: true,
+    row: Math.floor(i / grid.cols),
+    col: i % grid.cols,
+    cell: '.',
+    best: '.',
+    distance: Infinity,
+    runnerUp: '.',
+    runnerUpDistance: Infinity,
+    unreadable: true,
   }));
 }
 
@@ -74,10 +91,13 @@ function labelClusters(clusters: Cluster[]): { labels: Map<Cluster, string[]>; f
   if (colours(counts) < 2) return { labels, flags };
   const open = counts[0];
   const plain = clusters.filter((c) => c.inkShare < 0.04);
-  const hidden = plain.filter((c) => c.members.length >= 2 && lookDistance(c, open) > SAME_LOOK)
+  const hidden = plain
+    .filter((c) => c.members.length >= 2 && lookDistance(c, open) > SAME_LOOK)
     .sort((a, b) => lookDistance(b, open) - lookDistance(a, open))[0];
-  const nearer = (c: Cluster, a: Cluster | undefined, b: Cluster | undefined, ratio: number) => !!a && (!b || lookDistance(c, a) <= ratio * lookDistance(c, b));
-  for (const c of inked) if (counts.includes(c) || nearer(c, open, hidden, NEARER)) labels.set(c, paletteCandidates(c.ink));
+  const nearer = (c: Cluster, a: Cluster | undefined, b: Cluster | undefined, ratio: number) =>
+    !!a && (!b || lookDistance(c, a) <= ratio * lookDistance(c, b));
+  for (const c of inked)
+    if (counts.includes(c) || nearer(c, open, hidden, NEARER)) labels.set(c, paletteCandidates(c.ink));
   const undecided: Cluster[] = [];
   for (const c of plain) {
     // a 0 is the open cells' own colour, and seldom alone (a lone smudged digit can look plain)
@@ -88,7 +108,13 @@ function labelClusters(clusters: Cluster[]): { labels: Map<Cluster, string[]>; f
   }
   for (const c of undecided.sort((a, b) => b.members.length - a.members.length).slice(0, 3)) labels.set(c, ['0', '.']);
   for (const c of clusters) {
-    if (c.inkShare >= 0.04 && !labels.has(c) && nearer(c, hidden, open, 0.5) && lookDistance(c, hidden as Cluster) <= SAME_LOOK) flags.push(c);
+    if (
+      c.inkShare >= 0.04 &&
+      !labels.has(c) &&
+      nearer(c, hidden, open, 0.5) &&
+      lookDistance(c, hidden as Cluster) <= SAME_LOOK
+    )
+      flags.push(c);
   }
   return { labels, flags };
 }
@@ -142,7 +168,8 @@ function settleBySat(labels: Map<Cluster, string[]>, board: (l: Map<Cluster, str
   const plain = [...labels].filter(([, l]) => isPlain(l));
   const counts = [...labels].filter(([, l]) => !isPlain(l)).sort((a, b) => b[0].members.length - a[0].members.length);
   let ways: Map<Cluster, string>[] = [new Map()];
-  for (const [c, candidates] of plain) ways = ways.flatMap((w) => candidates.map((label) => new Map([...w, [c, label]])));
+  for (const [c, candidates] of plain)
+    ways = ways.flatMap((w) => candidates.map((label) => new Map([...w, [c, label]])));
   ways = ways.filter(possible);
   for (const [c, candidates] of counts) {
     const kept = ways.map((w) => new Map([...w, [c, candidates[0]]])).filter(possible);

@@ -25,7 +25,13 @@ export function prepareTemplates(skin: Skin, grid: Grid): PreparedSkin {
     if (!labels.includes(t.label)) labels.push(t.label);
     const key = `${t.label}@${size}`;
     if (!sizeIndex.has(key)) sizeIndex.set(key, sizeIndex.size);
-    const prepared = { label: t.label, patch, coarse: coarseOf(patch), labelIndex: labels.indexOf(t.label), sizeIndex: sizeIndex.get(key) as number };
+    const prepared = {
+      label: t.label,
+      patch,
+      coarse: coarseOf(patch),
+      labelIndex: labels.indexOf(t.label),
+      sizeIndex: sizeIndex.get(key) as number,
+    };
     groups.set(size, [...(groups.get(size) ?? []), prepared]);
   }
   const result = { groups: [...groups].map(([size, templates]) => ({ size, templates })), labels, sizeIndex };
@@ -36,4 +42,3 @@ export function prepareTemplates(skin: Skin, grid: Grid): PreparedSkin {
 
 /** Prepared templates per skin and cell size: alignment classifies samples of one board many times. */
 const preparedCache = new WeakMap<Skin, Map<number, PreparedSkin>>();
-

@@ -43,7 +43,9 @@ export async function analyzeUpload(bytes: Buffer, options: PageOptions): Promis
     return { code: image ? 422 : decodeErrorCode(error), body: { status: 'error', error } };
   }
   const png = await annotate(image, analysis.grid, analysis, options.probabilities);
-  const explanations = Object.fromEntries(analysis.reasons.map(({ cell }) => [String(parseCellName(cell)), explainCell(analysis, parseCellName(cell))]));
+  const explanations = Object.fromEntries(
+    analysis.reasons.map(({ cell }) => [String(parseCellName(cell)), explainCell(analysis, parseCellName(cell))]),
+  );
   const body: PageResult = {
     ...toJson(analysis, null),
     image: `data:image/png;base64,${png.toString('base64')}`,

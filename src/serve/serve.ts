@@ -58,7 +58,9 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     localOnly: !options.allowRemote,
   };
   const server = http.createServer((req, res) => {
-    handle(req, res, context).catch((err) => send(res, 500, { status: 'error', error: `internal error: ${err instanceof Error ? err.message : String(err)}` }));
+    handle(req, res, context).catch((err) =>
+      send(res, 500, { status: 'error', error: `internal error: ${err instanceof Error ? err.message : String(err)}` }),
+    );
   });
   server.requestTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {
@@ -66,10 +68,11 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const close = () => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`, port, close };
 }
 
@@ -85,7 +88,12 @@ export async function serveCommand(args: { port: number; host: string; allowRemo
     server = await startServer(args);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? `port ${args.port} is in use (pick another with --port)` : err instanceof Error ? err.message : String(err);
+    const why =
+      code === 'EADDRINUSE'
+        ? `port ${args.port} is in use (pick another with --port)`
+        : err instanceof Error
+          ? err.message
+          : String(err);
     process.stderr.write(`mine-assist serve: ${why}\n`);
     return 2;
   }
@@ -100,7 +108,8 @@ export async function serveCommand(args: { port: number; host: string; allowRemo
 
 /** What is wrong with the command line, if anything: a port from 0 to 65535, a loopback host unless --allow-remote. */
 function argsProblem(args: { port: number; host: string; allowRemote: boolean }): string | null {
-  if (!(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65535)) return '--port takes a whole number from 0 to 65535';
+  if (!(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65535))
+    return '--port takes a whole number from 0 to 65535';
   return hostProblem(args.host, args.allowRemote);
 }
 
@@ -124,14 +133,20 @@ const PAGE: Record<string, [file: string, type: string]> = {
 function pageFiles(skins: string[]): Context['files'] {
   const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const options = skins.map((s) => `<option value="${escape(s)}">${escape(s)}</option>`).join('');
-  return new Map(Object.entries(PAGE).map(([route, [file, type]]) => {
-    const text = readFileSync(path.join(WEB, file), 'utf8');
-    return [route, { type, bytes: Buffer.from(file === 'index.html' ? text.replace('<!--skins-->', options) : text) }];
-  }));
+  return new Map(
+    Object.entries(PAGE).map(([route, [file, type]]) => {
+      const text = readFileSync(path.join(WEB, file), 'utf8');
+      return [
+        route,
+        { type, bytes: Buffer.from(file === 'index.html' ? text.replace('<!--skins-->', options) : text) },
+      ];
+    }),
+  );
 }
 
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
@@ -143,7 +158,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, conte
   }
   const file = context.files.get(url.pathname);
   if (file && (req.method === 'GET' || req.method === 'HEAD')) {
-    res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.bytes.length, 'Cache-Control': 'no-cache', ...SECURITY_HEADERS });
+    res.writeHead(200, {
+      'Content-Type': file.type,
+      'Content-Length': file.bytes.length,
+      'Cache-Control': 'no-cache',
+      ...SECURITY_HEADERS,
+    });
     res.end(req.method === 'HEAD' ? undefined : file.bytes);
     return;
   }
@@ -155,18 +175,31 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, conte
   send(res, 404, { status: 'error', error: 'not found' });
 }
 
-async function upload(req: http.IncomingMessage, res: http.ServerResponse, params: URLSearchParams, context: Context): Promise<void> {
+async function upload(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  params: URLSearchParams,
+  context: Context,
+): Promise<void> {
   const body = await readBody(req, context.maxBytes).catch(() => null);
   if (body === null) return void res.destroy();
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-  if ('tooLarge' in body) return send(res, 413, { status: 'error', error: `the file is too large (${mb(body.tooLarge)}); the limit is ${mb(context.maxBytes)}` });
+  if ('tooLarge' in body)
+    return send(res, 413, {
+      status: 'error',
+      error: `the file is too large (${mb(body.tooLarge)}); the limit is ${mb(context.maxBytes)}`,
+    });
   if (!isImageType(req.headers['content-type'])) {
-    return send(res, 415, { status: 'error', error: `that is not an image (${req.headers['content-type'] || 'no content type'}): paste or drop a PNG, JPEG, WebP or GIF screenshot` });
+    return send(res, 415, {
+      status: 'error',
+      error: `that is not an image (${req.headers['content-type'] || 'no content type'}): paste or drop a PNG, JPEG, WebP or GIF screenshot`,
+    });
   }
   if (body.bytes.length === 0) return send(res, 400, { status: 'error', error: 'the upload is empty' });
   const options = pageOptions(params, context.skins);
   if (typeof options === 'string') return send(res, 400, { status: 'error', error: options });
-  if (context.queue.full) return send(res, 503, { status: 'error', error: 'the server is busy: try again in a moment' });
+  if (context.queue.full)
+    return send(res, 503, { status: 'error', error: 'the server is busy: try again in a moment' });
   const answer = await context.queue.run(() => analyzeUpload(body.bytes, options));
   send(res, answer.code, answer.body);
   // tiles this answer drew, kept on disk for the next run (the CLI's, or the server's after a restart)
@@ -191,6 +224,11 @@ function pageOptions(params: URLSearchParams, skins: string[]): PageOptions | st
 function send(res: http.ServerResponse, code: number, body: object): void {
   if (res.headersSent) return void res.destroy();
   const bytes = Buffer.from(JSON.stringify(body));
-  res.writeHead(code, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': bytes.length, 'Cache-Control': 'no-store', ...SECURITY_HEADERS });
+  res.writeHead(code, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': bytes.length,
+    'Cache-Control': 'no-store',
+    ...SECURITY_HEADERS,
+  });
   res.end(bytes);
 }

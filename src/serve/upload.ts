@@ -37,7 +37,10 @@ export class Queue {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly slots: number, private readonly maxWaiting: number) {}
+  constructor(
+    private readonly slots: number,
+    private readonly maxWaiting: number,
+  ) {}
 
   /** True when even the waiting line is full. */
   get full(): boolean {

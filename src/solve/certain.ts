@@ -62,7 +62,12 @@ export function deducePartial(problem: Problem, limits = LIMITS): Deductions {
     return chain ? [{ part, chain }] : [];
   });
   const local: Space = { ...space, parts: narrow.map((n) => n.part), outside: [], total: null };
-  const result = sweep(local, narrow.map((n) => n.chain), BOOL, limits.work);
+  const result = sweep(
+    local,
+    narrow.map((n) => n.chain),
+    BOOL,
+    limits.work,
+  );
   if (result && !result.consistent) return inconsistent();
   const mines: string[] = [];
   const safe: string[] = [];

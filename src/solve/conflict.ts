@@ -18,7 +18,10 @@ export function findConflict(problem: Problem, check?: Check): Conflict {
   for (let radius = 1; radius <= RADII; radius++) {
     const balls = neighbourhoods(constraints, locals, radius).filter(impossible);
     if (balls.length > 0) {
-      const cores = balls.sort((a, b) => a.length - b.length).slice(0, TRIES).map((ball) => shrink(ball, impossible));
+      const cores = balls
+        .sort((a, b) => a.length - b.length)
+        .slice(0, TRIES)
+        .map((ball) => shrink(ball, impossible));
       return { sources: constraints.sources(cores.sort((a, b) => a.length - b.length)[0]) };
     }
   }

@@ -33,8 +33,11 @@ export function encode(board: Board, options: EncodeOptions = {}): Problem {
   const constraints: Constraint[] = [];
   let knownMines = 0;
   const cut = new Set(options.cutSides ?? []);
-  const onCutEdge = (r: number, c: number) => (r === 0 && cut.has('top')) || (r === board.rows - 1 && cut.has('bottom'))
-    || (c === 0 && cut.has('left')) || (c === board.cols - 1 && cut.has('right'));
+  const onCutEdge = (r: number, c: number) =>
+    (r === 0 && cut.has('top')) ||
+    (r === board.rows - 1 && cut.has('bottom')) ||
+    (c === 0 && cut.has('left')) ||
+    (c === board.cols - 1 && cut.has('right'));
   for (let r = 0; r < board.rows; r++) {
     for (let c = 0; c < board.cols; c++) {
       if (kinds[r][c] === 'unknown') unknowns.push(cellName(r, c));

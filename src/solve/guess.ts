@@ -10,7 +10,12 @@ const TIE = 1e-9;
  * when every hidden cell is a certain mine. The chance of a 0 is estimated as the product of (1 − p) over
  * the cell and its unknown neighbours, as if they were independent; a neighbour known to be a mine makes it 0.
  */
-export function bestGuess(board: Board, odds: CellProbability[], deductions: Deductions, trustFlags = false): string | null {
+export function bestGuess(
+  board: Board,
+  odds: CellProbability[],
+  deductions: Deductions,
+  trustFlags = false,
+): string | null {
   if (deductions.safe.length > 0) return null;
   const p = new Map(odds.map(({ cell, p: value }) => [cell, value]));
   const candidates = odds.filter(({ cell, p: value }) => value !== null && value < 1 && isHidden(board, cell));

@@ -1,7 +1,16 @@
 // Everything the solver stages say about one position: deductions, flags, probabilities, best guess,
 // reasons — or, for an impossible board, the conflict and the re-readings that would fix it.
 // The solver half of analyze.ts (which chains it after the vision stages).
-import type { Board, CellProbability, Conflict, Deductions, FlagReport, Reading, Reason, Rereading } from '../common/types';
+import type {
+  Board,
+  CellProbability,
+  Conflict,
+  Deductions,
+  FlagReport,
+  Reading,
+  Reason,
+  Rereading,
+} from '../common/types';
 import { encode } from './encode';
 import { satisfiable, solve } from './solve';
 import { probabilities } from './probability';
@@ -42,34 +51,62 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
   const counted = count(problem);
   const deductions = solve(problem, { counted });
   const flags = flagReport(board, deductions, options.trustFlags);
-  const notes = options.trustFlags && flags.trusted.length ? [`${flags.trusted.length} flags trusted as mines (--trust-flags), not checked`] : [];
-  if (options.cutSides?.length) notes.push(`the board may go on past the image's ${options.cutSides.join(' and ')} edge: the counts along it and the mine total are not used`);
-  if (options.openSides?.length) notes.push(`cells beyond the board's ${options.openSides.join(' and ')} side read as counts or flags: the board may go on there, so the counts along it and the mine total are not used`);
-  if (options.coveredSides?.length) notes.push(`the board's ${options.coveredSides.join(' and ')} side does not show the game's frame (is a window over it?): the board may go on there, so the counts along it and the mine total are not used`);
+  const notes =
+    options.trustFlags && flags.trusted.length
+      ? [`${flags.trusted.length} flags trusted as mines (--trust-flags), not checked`]
+      : [];
+  if (options.cutSides?.length)
+    notes.push(
+      `the board may go on past the image's ${options.cutSides.join(' and ')} edge: the counts along it and the mine total are not used`,
+    );
+  if (options.openSides?.length)
+    notes.push(
+      `cells beyond the board's ${options.openSides.join(' and ')} side read as counts or flags: the board may go on there, so the counts along it and the mine total are not used`,
+    );
+  if (options.coveredSides?.length)
+    notes.push(
+      `the board's ${options.coveredSides.join(' and ')} side does not show the game's frame (is a window over it?): the board may go on there, so the counts along it and the mine total are not used`,
+    );
   if (deductions.status === 'inconsistent') {
     const conflict = findConflict(problem);
     if (conflict.sources.includes('total')) notes.push('the total mine count is part of the contradiction');
     return { deductions, flags, probabilities: null, bestGuess: null, reasons: [], conflict, notes };
   }
-  if (deductions.complete === false) notes.push('board too large to decide every cell in time: the certain cells shown are proven, others may be certain too');
+  if (deductions.complete === false)
+    notes.push(
+      'board too large to decide every cell in time: the certain cells shown are proven, others may be certain too',
+    );
   const odds = probabilities(problem, LIMITS, counted);
-  if (odds.status !== 'ok') notes.push('exact probabilities skipped: too many layouts to count here (certain cells are still exact)');
+  if (odds.status !== 'ok')
+    notes.push('exact probabilities skipped: too many layouts to count here (certain cells are still exact)');
   const cells = odds.status === 'ok' ? odds.cells : null;
-  if (cells?.some((c) => c.p === null)) notes.push(`no total mine count: cells away from the numbers have no probability${options.cutSides?.length || options.openSides?.length || options.coveredSides?.length ? '' : ' (give --mines)'}`);
-  const { reasons, unexplained } = options.reasons === false ? { reasons: [], unexplained: 0 } : findReasons(problem, deductions);
+  if (cells?.some((c) => c.p === null))
+    notes.push(
+      `no total mine count: cells away from the numbers have no probability${options.cutSides?.length || options.openSides?.length || options.coveredSides?.length ? '' : ' (give --mines)'}`,
+    );
+  const { reasons, unexplained } =
+    options.reasons === false ? { reasons: [], unexplained: 0 } : findReasons(problem, deductions);
   if (unexplained) notes.push(`${unexplained} certain cells list every count as their reason (search limit reached)`);
   const guess = cells && bestGuess(board, cells, deductions, options.trustFlags);
   return { deductions, flags, probabilities: cells, bestGuess: guess, reasons, conflict: null, notes };
 }
 
 /** Single re-readings (runner-up templates) that would make an inconsistent board consistent. */
-export function rereadings(board: Board, readings: Reading[], conflict: Conflict, options: PositionOptions): Rereading[] {
+export function rereadings(
+  board: Board,
+  readings: Reading[],
+  conflict: Conflict,
+  options: PositionOptions,
+): Rereading[] {
   return suggestRereadings(board, readings, conflict, (b) => satisfiable(encodeWith(b, options)));
 }
 
 /** Open and covered sides are encoded as cut ones: their counts see cells not read. */
 function encodeWith(board: Board, options: PositionOptions) {
-  return encode(board, { ...options, cutSides: [...(options.cutSides ?? []), ...(options.openSides ?? []), ...(options.coveredSides ?? [])] });
+  return encode(board, {
+    ...options,
+    cutSides: [...(options.cutSides ?? []), ...(options.openSides ?? []), ...(options.coveredSides ?? [])],
+  });
 }
 
 /** Flags as hints: proven / unproven / wrong. Trusted flags are facts, listed as trusted. */
@@ -77,11 +114,19 @@ function flagReport(board: Board, deductions: Deductions, trustFlags: boolean): 
   const mines = new Set(deductions.mines);
   const safe = new Set(deductions.safe);
   const report: FlagReport = { proven: [], unproven: [], wrong: [], trusted: [] };
-  board.cells.forEach((line, row) => line.forEach((cell, col) => {
-    if (cell !== 'F') return;
-    const name = cellName(row, col);
-    const list = trustFlags ? report.trusted : mines.has(name) ? report.proven : safe.has(name) ? report.wrong : report.unproven;
-    list.push([row, col]);
-  }));
+  board.cells.forEach((line, row) =>
+    line.forEach((cell, col) => {
+      if (cell !== 'F') return;
+      const name = cellName(row, col);
+      const list = trustFlags
+        ? report.trusted
+        : mines.has(name)
+          ? report.proven
+          : safe.has(name)
+            ? report.wrong
+            : report.unproven;
+      list.push([row, col]);
+    }),
+  );
   return report;
 }

@@ -19,7 +19,10 @@ export interface Explanation {
 export function findReasons(problem: Problem, deductions: Deductions, check?: Check): Explanation {
   const constraints = new Constraints(problem);
   const checker = new Checker(check);
-  const certain: [string, boolean][] = [...deductions.mines.map((c): [string, boolean] => [c, true]), ...deductions.safe.map((c): [string, boolean] => [c, false])];
+  const certain: [string, boolean][] = [
+    ...deductions.mines.map((c): [string, boolean] => [c, true]),
+    ...deductions.safe.map((c): [string, boolean] => [c, false]),
+  ];
   const keyOf = (cell: string, mine: boolean) => `${mine}:${constraints.containing(cell).join(',')}`;
   const groups = new Map(certain.map(([cell, mine]) => [keyOf(cell, mine), { cell, mine }]));
   const found = new Map<string, number[] | null>();
@@ -43,7 +46,13 @@ export function findReasons(problem: Problem, deductions: Deductions, check?: Ch
  * neighbourhoods up to NARROW rings around the cell (cheap, done first for every cell). Wide: any
  * neighbourhood, then the total with every other constraint.
  */
-function forcing(constraints: Constraints, checker: Checker, cell: string, mine: boolean, wide: boolean): number[] | null {
+function forcing(
+  constraints: Constraints,
+  checker: Checker,
+  cell: string,
+  mine: boolean,
+  wide: boolean,
+): number[] | null {
   const flipped = { cells: [cell], count: mine ? 0 : 1, source: cell };
   const impossible = (set: number[]) => checker.impossible(constraints.subproblem(set, [flipped]));
   let set = constraints.containing(cell);
@@ -60,5 +69,9 @@ function forcing(constraints: Constraints, checker: Checker, cell: string, mine:
 /** The total, then every other constraint: what a deduction from the mine count may need. */
 function withTotal(constraints: Constraints, set: number[]): number[] {
   const seen = new Set(set);
-  return [...set, constraints.total, ...constraints.list.map((_, i) => i).filter((i) => !seen.has(i) && i !== constraints.total)];
+  return [
+    ...set,
+    constraints.total,
+    ...constraints.list.map((_, i) => i).filter((i) => !seen.has(i) && i !== constraints.total),
+  ];
 }

@@ -10,28 +10,40 @@ const LABELS = new Set(['.', '0', '1', '2', '3', '4', '5', '6', '7', '8', 'F', '
 const MAX_TRIES = 60;
 const MAX_SUGGESTIONS = 6;
 
-export function suggestRereadings(board: Board, readings: Reading[], conflict: Conflict, isConsistent: (board: Board) => boolean): Rereading[] {
+export function suggestRereadings(
+  board: Board,
+  readings: Reading[],
+  conflict: Conflict,
+  isConsistent: (board: Board) => boolean,
+): Rereading[] {
   const reading = new Map(readings.map((r) => [cellName(r.row, r.col), r]));
   const suspects = new Set<string>();
   for (const source of conflict.sources) {
     if (source === 'total' || !reading.has(source)) continue;
     suspects.add(source);
     const [row, col] = parseCellName(source);
-    for (const [r, c] of neighbours(board, row, col)) if (!/^[0-8]$/.test(board.cells[r][c])) suspects.add(cellName(r, c));
+    for (const [r, c] of neighbours(board, row, col))
+      if (!/^[0-8]$/.test(board.cells[r][c])) suspects.add(cellName(r, c));
   }
   const tries = [...suspects].flatMap((name) => {
     const r = reading.get(name) as Reading;
     const counts = conflict.sources.includes(name) ? otherCounts(r.cell) : [];
-    return [...runnerUps(r).map((label) => ({ r, label, runnerUp: true })), ...counts.map((label) => ({ r, label, runnerUp: false }))];
+    return [
+      ...runnerUps(r).map((label) => ({ r, label, runnerUp: true })),
+      ...counts.map((label) => ({ r, label, runnerUp: false })),
+    ];
   });
   const seen = new Set<string>();
   const suggestions: Rereading[] = [];
-  for (const { r, label, runnerUp } of tries.sort((a, b) => Number(b.runnerUp) - Number(a.runnerUp)).slice(0, MAX_TRIES)) {
+  for (const { r, label, runnerUp } of tries
+    .sort((a, b) => Number(b.runnerUp) - Number(a.runnerUp))
+    .slice(0, MAX_TRIES)) {
     if (suggestions.length >= MAX_SUGGESTIONS || seen.has(`${r.row},${r.col},${label}`)) continue;
     seen.add(`${r.row},${r.col},${label}`);
     const cells = board.cells.map((line) => [...line]);
     cells[r.row][r.col] = label;
-    if (isConsistent({ ...board, cells })) suggestions.push({ cell: [r.row, r.col], read: r.cell, consistentIf: label, runnerUp });
+    if (isConsistent({ ...board, cells }))
+      suggestions.push({ cell: [r.row, r.col], read: r.cell, consistentIf: label, runnerUp });
   }
   return suggestions;
 }
@@ -46,5 +58,8 @@ function runnerUps(r: Reading): string[] {
 function otherCounts(cell: string): string[] {
   if (!/^[0-8]$/.test(cell)) return [];
   const n = Number(cell);
-  return [1, 2, 3, 4, 5, 6, 7, 8].flatMap((d) => [n - d, n + d]).filter((v) => v >= 0 && v <= 8).map(String);
+  return [1, 2, 3, 4, 5, 6, 7, 8]
+    .flatMap((d) => [n - d, n + d])
+    .filter((v) => v >= 0 && v <= 8)
+    .map(String);
 }

@@ -197,7 +197,9 @@ export function satisfiable(problem: Problem): boolean {
  */
 export function satConfirms(problem: Problem, claimed: Deductions, shape = shapeOf(problem)): boolean {
   if (shape === null) return claimed.status === 'inconsistent';
-  return (shape.total !== null ? confirmsWithoutTotal(shape, shape.total, claimed) : null) ?? confirmsWith(shape, claimed);
+  return (
+    (shape.total !== null ? confirmsWithoutTotal(shape, shape.total, claimed) : null) ?? confirmsWith(shape, claimed)
+  );
 }
 
 /**
@@ -270,7 +272,11 @@ function satBackbone(problem: Problem, deadline: number): Deductions {
 /** Requires every constraint; null when the total cannot be met. */
 function buildSubjects(call: Call, shape: Shape): Subject[] | null {
   for (const { cells, count } of shape.local) {
-    requireExactly(call, cells.map((cell) => call.variableOf(cell)), count);
+    requireExactly(
+      call,
+      cells.map((cell) => call.variableOf(cell)),
+      count,
+    );
   }
   const variables = shape.frontier.map((cell) => call.variableOf(cell));
   const subjects: Subject[] = shape.frontier.map((cell, index) => ({
@@ -298,15 +304,17 @@ function requireTotal(call: Call, variables: number[], total: number, outside: s
   call.need(least(total - room));
   call.need(most(total));
   if (room === 0) return [];
-  return [{
-    cells: outside,
-    mine: most(total - 1),
-    safe: least(total - room + 1),
-    canBeMine: (model) => total - model.frontierMines >= 1,
-    canBeSafe: (model) => total - model.frontierMines <= room - 1,
-    seenMine: false,
-    seenSafe: false,
-  }];
+  return [
+    {
+      cells: outside,
+      mine: most(total - 1),
+      safe: least(total - room + 1),
+      canBeMine: (model) => total - model.frontierMines >= 1,
+      canBeSafe: (model) => total - model.frontierMines <= room - 1,
+      seenMine: false,
+      seenSafe: false,
+    },
+  ];
 }
 
 /**
@@ -318,9 +326,16 @@ function probeAll(call: Call, shape: Shape, subjects: Subject[], deadline: numbe
   if (!call.solveAssuming()) return false;
   observe(call, shape, subjects);
   const undecided = () => subjects.filter((s) => !(s.seenMine && s.seenSafe));
-  for (let open = undecided(); open.length > 0; ) {
+  for (let open = undecided(); open.length > 0;) {
     if (now() > deadline) throw new OutOfTime();
-    if (!call.solveAssuming(probeFor(call, open.map((s) => (s.seenMine ? s.safe : s.mine))))) {
+    if (
+      !call.solveAssuming(
+        probeFor(
+          call,
+          open.map((s) => (s.seenMine ? s.safe : s.mine)),
+        ),
+      )
+    ) {
       for (const subject of open) subject.certain = subject.seenMine ? 'mine' : 'safe';
       return true;
     }

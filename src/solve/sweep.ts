@@ -15,8 +15,22 @@ export interface Ring {
   count(n: number): number;
 }
 
-export const BOOL: Ring = { zero: 0, one: 1, add: Math.max, mul: Math.min, ways: () => 1, count: (n) => (n > 0 ? 1 : 0) };
-export const LOG: Ring = { zero: -Infinity, one: 0, add: logAdd, mul: (a, b) => a + b, ways: logChoose, count: (n) => (n > 0 ? Math.log(n) : -Infinity) };
+export const BOOL: Ring = {
+  zero: 0,
+  one: 1,
+  add: Math.max,
+  mul: Math.min,
+  ways: () => 1,
+  count: (n) => (n > 0 ? 1 : 0),
+};
+export const LOG: Ring = {
+  zero: -Infinity,
+  one: 0,
+  add: logAdd,
+  mul: (a, b) => a + b,
+  ways: logChoose,
+  count: (n) => (n > 0 ? Math.log(n) : -Infinity),
+};
 
 /** Ring values indexed by a mine count: v[i] is for lo + i mines. */
 interface Poly {
@@ -58,14 +72,19 @@ export function sweep(space: Space, chains: Chain[], ring: Ring, maxWork = Infin
   if (width * width > maxWork) return null;
   const { total, outside } = space;
   const end = (f: number): number =>
-    total === null ? ring.one : total - f < 0 || total - f > outside.length ? ring.zero : ring.ways(outside.length, total - f);
+    total === null
+      ? ring.one
+      : total - f < 0 || total - f > outside.length
+        ? ring.zero
+        : ring.ways(outside.length, total - f);
   const { each, frontier } = combine(totals as Poly[], ring, end);
   if (frontier.v.every((x) => x === ring.zero)) return empty;
   const classes: Occupancy[] = new Array(space.classes.length);
   for (let p = 0; p < chains.length; p++) {
     const backwards = backward(chains[p], ring, each[p]);
     const { order } = chains[p];
-    for (let step = 0; step < order.length; step++) classes[order[step]] = occupancy(chains[p], ring, forwards[p], backwards, step);
+    for (let step = 0; step < order.length; step++)
+      classes[order[step]] = occupancy(chains[p], ring, forwards[p], backwards, step);
   }
   const room = outside.length;
   const rest = total === null || room === 0 ? null : spread(frontier, ring, (f) => [total - f, room - total + f]);
@@ -107,7 +126,8 @@ function backward(chain: Chain, ring: Ring, end: Poly): Poly[][] {
       for (const { k, to } of fromEach[s]) {
         const w = ring.ways(chain.sizes[i], k);
         const next = values[i + 1][to];
-        for (let a = 0; a < mine.v.length; a++) mine.v[a] = ring.add(mine.v[a], ring.mul(w, next.v[mine.lo + a + k - next.lo]));
+        for (let a = 0; a < mine.v.length; a++)
+          mine.v[a] = ring.add(mine.v[a], ring.mul(w, next.v[mine.lo + a + k - next.lo]));
       }
     }
   }
@@ -158,8 +178,12 @@ function combine(totals: Poly[], ring: Ring, end: (f: number) => number): { each
   const each: Poly[] = new Array(n);
   for (let p = n - 1; p >= 0; p--) {
     const later = suffix;
-    each[p] = mapPoly(totals[p], (j) => prefix[p].v.reduce((acc, x, a) => ring.add(acc, ring.mul(x, at(later, prefix[p].lo + a + j, ring))), ring.zero));
-    suffix = mapPoly(prefix[p], (f) => totals[p].v.reduce((acc, x, j) => ring.add(acc, ring.mul(x, at(later, f + totals[p].lo + j, ring))), ring.zero));
+    each[p] = mapPoly(totals[p], (j) =>
+      prefix[p].v.reduce((acc, x, a) => ring.add(acc, ring.mul(x, at(later, prefix[p].lo + a + j, ring))), ring.zero),
+    );
+    suffix = mapPoly(prefix[p], (f) =>
+      totals[p].v.reduce((acc, x, j) => ring.add(acc, ring.mul(x, at(later, f + totals[p].lo + j, ring))), ring.zero),
+    );
   }
   return { each, frontier };
 }

@@ -81,7 +81,8 @@ function readInto(buffer: Buffer, file: string): Buffer {
   const fd = openSync(file, 'r');
   try {
     let length = 0;
-    for (let read = 1; read > 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, null);
+    for (let read = 1; read > 0 && length < buffer.length; length += read)
+      read = readSync(fd, buffer, length, buffer.length - length, null);
     return buffer.subarray(0, length);
   } finally {
     closeSync(fd);

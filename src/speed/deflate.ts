@@ -85,7 +85,12 @@ function blockHeader(lengths: Uint8Array, last: boolean): number[] {
   const lengthCodes = canonicalCodes(lengthLengths);
   let sent = LENGTHS_ORDER.length;
   while (sent > 4 && lengthLengths[LENGTHS_ORDER[sent - 1]] === 0) sent--;
-  const header = [field((last ? 1 : 0) | (2 << 1), 3), field(lengths.length - 257, 5), field(all.length - lengths.length - 1, 5), field(sent - 4, 4)];
+  const header = [
+    field((last ? 1 : 0) | (2 << 1), 3),
+    field(lengths.length - 257, 5),
+    field(all.length - lengths.length - 1, 5),
+    field(sent - 4, 4),
+  ];
   for (let i = 0; i < sent; i++) header.push(field(lengthLengths[LENGTHS_ORDER[i]], 3));
   for (let i = 0; i < all.length; i++) header.push(field(lengthCodes[all[i]], lengthLengths[all[i]]));
   return header;
@@ -104,7 +109,7 @@ export function codeLengths(counts: readonly number[], limit: number): Uint8Arra
   const weights = new Float64Array(symbols);
   let n = 0;
   for (let i = 0; i < symbols; i++) if ((weights[i] = counts[i]) > 0) n++;
-  for (let i = 0; n < 2; i++) if (weights[i] === 0) (weights[i] = 1), n++;
+  for (let i = 0; n < 2; i++) if (weights[i] === 0) ((weights[i] = 1), n++);
   // weight and symbol in one number, sorted as numbers: the symbols in order of weight, then of symbol
   const keys = new Float64Array(n);
   for (let s = 0, k = 0; s < symbols; s++) if (weights[s] > 0) keys[k++] = weights[s] * symbols + s;
@@ -113,16 +118,17 @@ export function codeLengths(counts: readonly number[], limit: number): Uint8Arra
   const perLength = new Array<number>(Math.max(limit, depths[0]) + 1).fill(0);
   for (let i = 0; i < n; i++) perLength[depths[i]]++;
   if (depths[0] > limit) {
-    for (let l = limit + 1; l < perLength.length; l++) (perLength[limit] += perLength[l]), (perLength[l] = 0);
+    for (let l = limit + 1; l < perLength.length; l++) ((perLength[limit] += perLength[l]), (perLength[l] = 0));
     let total = 0;
     for (let l = 1; l <= limit; l++) total += perLength[l] * 2 ** (limit - l);
     for (; total > 2 ** limit; total--) {
       perLength[limit]--;
-      for (let l = limit - 1; l > 0; l--) if (perLength[l] > 0) {
-        perLength[l]--;
-        perLength[l + 1] += 2;
-        break;
-      }
+      for (let l = limit - 1; l > 0; l--)
+        if (perLength[l] > 0) {
+          perLength[l]--;
+          perLength[l + 1] += 2;
+          break;
+        }
     }
   }
   const lengths = new Uint8Array(symbols);

@@ -10,7 +10,10 @@ export class Kernel<T extends { memory: WebAssembly.Memory }> {
   private instance: T | null = null;
 
   /** `file` in dist/; an instance whose memory grows past `keepMemory` bytes is not kept. */
-  constructor(private readonly file: string, private readonly keepMemory: number) {}
+  constructor(
+    private readonly file: string,
+    private readonly keepMemory: number,
+  ) {}
 
   get(): T {
     this.compiled ??= new WebAssembly.Module(readFileSync(path.join(DIST, this.file)));

@@ -35,7 +35,11 @@ export function readPlainPng(bytes: Buffer): RgbaImage | null {
   const parts = plainParts(bytes);
   if (!parts) return null;
   try {
-    return unfiltered(parts.header, (target) => inflatedInto(parts.data, target) || copiedInto(inflateSync(parts.data, inflateOptions(parts.header)), target));
+    return unfiltered(
+      parts.header,
+      (target) =>
+        inflatedInto(parts.data, target) || copiedInto(inflateSync(parts.data, inflateOptions(parts.header)), target),
+    );
   } catch {
     return null;
   }
@@ -60,11 +64,15 @@ function plainParts(bytes: Buffer): { header: Header; data: Buffer } | null {
   if (bytes.length < 8 || !bytes.subarray(0, 8).equals(SIGNATURE)) return null;
   let header: Header | null = null;
   const data: Buffer[] = [];
-  for (let at = 8; ; ) {
+  for (let at = 8; ;) {
     if (at + 12 > bytes.length) return null;
     const length = bytes.readUInt32BE(at);
     const type = bytes.toString('latin1', at + 4, at + 8);
-    if (at + 12 + length > bytes.length || crc32(bytes.subarray(at + 4, at + 8 + length)) !== bytes.readUInt32BE(at + 8 + length)) return null;
+    if (
+      at + 12 + length > bytes.length ||
+      crc32(bytes.subarray(at + 4, at + 8 + length)) !== bytes.readUInt32BE(at + 8 + length)
+    )
+      return null;
     const body = bytes.subarray(at + 8, at + 8 + length);
     at += 12 + length;
     if (type === 'IHDR') header = plainHeader(body);
@@ -179,7 +187,9 @@ export function encodePngOver(image: RgbaImage, opaque: boolean): Buffer {
   const channels = opaque ? 3 : 4;
   const kernel = rowKernel.get();
   try {
-    const idat = isNoisy(kernel, image, channels) ? packedScanlines(kernel, image, channels) : deflatedScanlines(kernel, image, channels);
+    const idat = isNoisy(kernel, image, channels)
+      ? packedScanlines(kernel, image, channels)
+      : deflatedScanlines(kernel, image, channels);
     const header = Buffer.alloc(13);
     header.writeUInt32BE(image.width, 0);
     header.writeUInt32BE(image.height, 4);
@@ -187,7 +197,12 @@ export function encodePngOver(image: RgbaImage, opaque: boolean): Buffer {
     const png = Buffer.allocUnsafe(SIGNATURE.length + 3 * 12 + header.length + idat.length);
     SIGNATURE.copy(png);
     let end = SIGNATURE.length;
-    for (const [type, body] of [['IHDR', header], ['IDAT', idat], ['IEND', Buffer.alloc(0)]] as const) end = writeChunk(png, end, type, body);
+    for (const [type, body] of [
+      ['IHDR', header],
+      ['IDAT', idat],
+      ['IEND', Buffer.alloc(0)],
+    ] as const)
+      end = writeChunk(png, end, type, body);
     return png;
   } finally {
     if (rowKernel.oversized()) rowKernel.drop();
@@ -207,7 +222,9 @@ function deflatedScanlines(kernel: PngKernel, image: RgbaImage, channels: number
   const rows = kernel.BAND_ROWS.value;
   for (let top = 0; top < height; top += rows) {
     const count = Math.min(rows, height - top);
-    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(data.subarray(4 * width * top, 4 * width * (top + count)));
+    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(
+      data.subarray(4 * width * top, 4 * width * (top + count)),
+    );
     deflater.write(new Uint8Array(kernel.memory.buffer, kernel.upRows(count), line * count));
   }
   return deflater.end();
@@ -222,7 +239,7 @@ function keptDeflater(): { write(input: Uint8Array): void; end(): Uint8Array } |
   if (!engine) return null;
   let produced = 0;
   const send = (input: Uint8Array, flush: number) => {
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       if (produced === deflated.length) deflated = grown(deflated, produced);
       const left = drive(engine, flush, input, offset, deflated, produced);
       if (!left) throw new Error('zlib failed to deflate the annotated image');
@@ -256,12 +273,15 @@ function grown(buffer: Buffer, used: number): Buffer {
 function deflatedAtOnce(kernel: PngKernel, image: RgbaImage, channels: number): Buffer {
   const { width, height, data } = image;
   const line = 1 + channels * width;
-  const scanlines = channels === 3 ? Buffer.from(data.buffer, data.byteOffset, line * height) : Buffer.allocUnsafe(line * height);
+  const scanlines =
+    channels === 3 ? Buffer.from(data.buffer, data.byteOffset, line * height) : Buffer.allocUnsafe(line * height);
   const at = kernel.start(width, channels);
   const rows = kernel.BAND_ROWS.value;
   for (let top = 0; top < height; top += rows) {
     const count = Math.min(rows, height - top);
-    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(data.subarray(4 * width * top, 4 * width * (top + count)));
+    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(
+      data.subarray(4 * width * top, 4 * width * (top + count)),
+    );
     scanlines.set(new Uint8Array(kernel.memory.buffer, kernel.upRows(count), line * count), line * top);
   }
   return deflateSync(scanlines, { level: 1 });
@@ -274,7 +294,9 @@ function packedScanlines(kernel: PngKernel, image: RgbaImage, channels: number):
   const rows = kernel.BAND_ROWS.value;
   for (let top = 0; top < height; top += rows) {
     const count = Math.min(rows, height - top);
-    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(data.subarray(4 * width * top, 4 * width * (top + count)));
+    new Uint8Array(kernel.memory.buffer, at, 4 * width * count).set(
+      data.subarray(4 * width * top, 4 * width * (top + count)),
+    );
     kernel.packRows(count);
   }
   return codeHeld(kernel, height * (1 + channels * width));
@@ -294,7 +316,9 @@ function isNoisy(kernel: PngKernel, image: RgbaImage, channels: number): boolean
   // the row above the band goes first, as Up's reference; its own scanline is not part of the sample
   const from = Math.max(0, first - 1);
   const at = kernel.start(width, channels);
-  new Uint8Array(kernel.memory.buffer, at, 4 * width * (first + rows - from)).set(data.subarray(4 * width * from, 4 * width * (first + rows)));
+  new Uint8Array(kernel.memory.buffer, at, 4 * width * (first + rows - from)).set(
+    data.subarray(4 * width * from, 4 * width * (first + rows)),
+  );
   const line = 1 + channels * width;
   const lines = kernel.upRows(first + rows - from) + line * (first - from);
   const sample = new Uint8Array(kernel.memory.buffer, lines, line * rows);

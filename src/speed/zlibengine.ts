@@ -9,7 +9,15 @@ import { Deflate, Inflate } from 'node:zlib';
 /** What is driven of an engine of node's lib/zlib.js: absent from its public type. */
 export interface Engine {
   _handle?: {
-    writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, out: Uint8Array, outOffset: number, outLength: number): void;
+    writeSync(
+      flush: number,
+      input: Uint8Array,
+      inOffset: number,
+      inLength: number,
+      out: Uint8Array,
+      outOffset: number,
+      outLength: number,
+    ): void;
   } | null;
   _writeState?: Uint32Array;
   reset(): void;
@@ -48,7 +56,14 @@ export interface Left {
  * One call of the engine on `input` from `inOffset`, its output written into `out` from `outOffset` on; null when
  * zlib reported an error (the engine is then destroyed).
  */
-export function drive(engine: Engine, flush: number, input: Uint8Array, inOffset: number, out: Uint8Array, outOffset: number): Left | null {
+export function drive(
+  engine: Engine,
+  flush: number,
+  input: Uint8Array,
+  inOffset: number,
+  out: Uint8Array,
+  outOffset: number,
+): Left | null {
   const handle = engine._handle;
   if (!handle) return null;
   handle.writeSync(flush, input, inOffset, input.length - inOffset, out, outOffset, out.length - outOffset);

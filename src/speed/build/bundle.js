@@ -22,12 +22,21 @@ const NATIVE = /\brequire\((["'`])((?:@img\/sharp-|\.\.\/src\/build\/)[^"'`]*)\1
  * text replaced must be there (a newer version fails the build here rather than loading it eagerly unnoticed).
  */
 const LAZY_BUILTINS = [
-  [/[\\/]node_modules[\\/]detect-libc[\\/]lib[\\/]detect-libc\.js$/, "const childProcess = require('child_process');",
-    "const childProcess = { exec: (...a) => require('child_process').exec(...a), execSync: (...a) => require('child_process').execSync(...a) };"],
-  [/[\\/]node_modules[\\/]sharp[\\/]dist[\\/]libvips\.cjs$/, "const { spawnSync } = require('node:child_process');",
-    "const spawnSync = (...a) => require('node:child_process').spawnSync(...a);"],
-  [/[\\/]node_modules[\\/]sharp[\\/]dist[\\/]libvips\.cjs$/, "const { createHash } = require('node:crypto');",
-    "const createHash = (...a) => require('node:crypto').createHash(...a);"],
+  [
+    /[\\/]node_modules[\\/]detect-libc[\\/]lib[\\/]detect-libc\.js$/,
+    "const childProcess = require('child_process');",
+    "const childProcess = { exec: (...a) => require('child_process').exec(...a), execSync: (...a) => require('child_process').execSync(...a) };",
+  ],
+  [
+    /[\\/]node_modules[\\/]sharp[\\/]dist[\\/]libvips\.cjs$/,
+    "const { spawnSync } = require('node:child_process');",
+    "const spawnSync = (...a) => require('node:child_process').spawnSync(...a);",
+  ],
+  [
+    /[\\/]node_modules[\\/]sharp[\\/]dist[\\/]libvips\.cjs$/,
+    "const { createHash } = require('node:crypto');",
+    "const createHash = (...a) => require('node:crypto').createHash(...a);",
+  ],
 ];
 
 const sharpFromItsFolder = {
@@ -43,7 +52,8 @@ const sharpFromItsFolder = {
       }
       if (SHARP_FILE.test(args.path)) {
         const native = contents.replace(NATIVE, (_, quote, target) => `sharpRequire(${quote}${target}${quote})`);
-        const from = "require('node:module').createRequire(require('node:module').createRequire(__filename).resolve('sharp'))";
+        const from =
+          "require('node:module').createRequire(require('node:module').createRequire(__filename).resolve('sharp'))";
         if (native !== contents) contents = `const sharpRequire = ${from};\n${native}`;
       }
       return contents === source ? undefined : { contents, loader: 'js' };
@@ -56,25 +66,34 @@ const sharpFromItsFolder = {
  * afresh; its modules' functions calling each other directly rather than through each module's exports object
  * made a batch of 200 mine01 copies at --jobs 2 use ~5 % less CPU).
  */
-for (const [name, entry] of [['cli', 'cli/cli.js'], ['worker', 'analyze/worker.js']]) {
+for (const [name, entry] of [
+  ['cli', 'cli/cli.js'],
+  ['worker', 'analyze/worker.js'],
+]) {
   const outfile = path.join(root, 'dist', `${name}.bundle.js`);
-  esbuild.build({
-    entryPoints: [path.join(root, 'dist', entry)],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    external: ['@techstark/opencv-js'],
-    plugins: [sharpFromItsFolder],
-    logLevel: 'warning',
-    write: false,
-  }).then(({ outputFiles }) => {
-    // esbuild escapes what is not ASCII in code, not in comments: escaped there too, the whole file is ASCII, which
-    // src/speed/codecache.ts reads as one-byte text (a single other character makes V8 hold all 1.5 MB in two bytes each)
-    const ascii = outputFiles[0].text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    // inside node's module wrapper, compiled as read (src/speed/codecache.ts; a worker's by src/speed/workerstart.ts)
-    fs.writeFileSync(outfile, wrapModule(ascii));
-  }).catch(() => {
-    process.exitCode = 1;
-  });
+  esbuild
+    .build({
+      entryPoints: [path.join(root, 'dist', entry)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      external: ['@techstark/opencv-js'],
+      plugins: [sharpFromItsFolder],
+      logLevel: 'warning',
+      write: false,
+    })
+    .then(({ outputFiles }) => {
+      // esbuild escapes what is not ASCII in code, not in comments: escaped there too, the whole file is ASCII, which
+      // src/speed/codecache.ts reads as one-byte text (a single other character makes V8 hold all 1.5 MB in two bytes each)
+      const ascii = outputFiles[0].text.replace(
+        /[^\x00-\x7f]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      );
+      // inside node's module wrapper, compiled as read (src/speed/codecache.ts; a worker's by src/speed/workerstart.ts)
+      fs.writeFileSync(outfile, wrapModule(ascii));
+    })
+    .catch(() => {
+      process.exitCode = 1;
+    });
 }

@@ -14,14 +14,18 @@ const { writeFileAtomic } = require('../../../dist/common/atomic.js');
 const root = path.join(__dirname, '..', '..', '..');
 const FIXTURES = ['fixtures/xdemineur/s2-03.png', 'fixtures/gnome-mines/s2-02.png'].map((f) => path.join(root, f));
 /** The worker cache's batch: the first shots of each game (each worker analyses about half of them). */
-const BATCH = ['xdemineur', 'gnome-mines', 'xbomb', 'ace-minesweeper', 'kmines']
-  .flatMap((game) => ['s2-01.png', 's2-02.png'].map((shot) => path.join(root, 'fixtures', game, shot)));
+const BATCH = ['xdemineur', 'gnome-mines', 'xbomb', 'ace-minesweeper', 'kmines'].flatMap((game) =>
+  ['s2-01.png', 's2-02.png'].map((shot) => path.join(root, 'fixtures', game, shot)),
+);
 /** A worker saves its cache after this many files. */
 const WORKER_FILES = 4;
 
 (async () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mine-assist-cache-'));
-  const runs = [[...FIXTURES, '-o', out], [FIXTURES[0], '--skin', path.join(root, 'skins', 'xdemineur'), '-o', out]];
+  const runs = [
+    [...FIXTURES, '-o', out],
+    [FIXTURES[0], '--skin', path.join(root, 'skins', 'xdemineur'), '-o', out],
+  ];
   // no tiles kept from the user's runs: the marks are drawn, so the cache holds the drawing's code whatever was run before
   process.env.MINE_ASSIST_CACHE = path.join(out, 'tiles');
   try {
@@ -34,9 +38,12 @@ const WORKER_FILES = 4;
     fs.rmSync(WORKER_CACHE, { force: true });
     process.env.MINE_ASSIST_SAVE_WORKER_CACHE = String(WORKER_FILES);
     const code = await quietly(() => loaded.exports.main([...BATCH, '-o', out, '--jobs', '2']));
-    if (code !== 0 || !fs.existsSync(WORKER_CACHE)) process.stderr.write(`code-cache: no worker cache written (exit ${code}): workers compile as they run\n`);
+    if (code !== 0 || !fs.existsSync(WORKER_CACHE))
+      process.stderr.write(`code-cache: no worker cache written (exit ${code}): workers compile as they run\n`);
   } catch (err) {
-    process.stderr.write(`code-cache: no code cache written (the CLI compiles as it runs): ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `code-cache: no code cache written (the CLI compiles as it runs): ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     fs.rmSync(CLI_CACHE, { force: true });
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
