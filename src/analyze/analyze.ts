@@ -14,7 +14,10 @@ import { unframedSides, windowSides } from '../locate/frame';
 import { mayBeFlags } from '../read/classify';
 
 export interface AnalyzeOptions {
-  /** A built-in skin name or a skin folder (or learn's skin in hand); all built-in skins are tried (best fit wins) when absent. */
+  /**
+   * A built-in skin name or a skin folder (or learn's skin in hand); all built-in skins are tried (best fit wins)
+   * when absent.
+   */
   skin?: SkinChoice;
   /** Total mines in the game, flags included; overrides a board header. */
   mines?: number | null;
@@ -145,8 +148,8 @@ function halfACellOver(errors: Error[]): SkinReading | null {
  * Outlines looked for on the screenshot shrunk by half, and for a lossy format (JPEG, WebP, AVIF) then slightly
  * blurred and shrunk, then only blurred, the cells read at full size: a board of textured cells with no borders
  * (KMines' grass) scaled up, blurred, shows no outline of a whole cell, but shrunk back it does; saved lossily,
- * the blocks break the cells' faint outlines, and a blur of under a pixel joins them again. The first error stands when
- * none of these finds a board either.
+ * the blocks break the cells' faint outlines, and a blur of under a pixel joins them again. The first error stands
+ * when none of these finds a board either.
  */
 async function readCoarse(
   image: RgbaImage,

@@ -193,14 +193,14 @@ const unfinished = (input: Input): FileResult => ({
 });
 
 /**
- * Starting workers costs ~0.25 s (each one's modules, skins and solver, its code not yet compiled): by default, fewer
- * files than this run in this thread. From this many files on, V8 is also set for a batch (tuning.ts).
+ * Starting workers is costly (each loads its modules, skins and solver, its code not yet compiled): by default,
+ * fewer files than this run in this thread. From this many files on, V8 is also set for a batch (speed/tuning.ts).
  */
 const WORTH_WORKERS = 8;
 
 /**
- * The most workers a batch starts, whatever --jobs asks: each holds its own OpenCV, solver and skins (~16 MB more a
- * worker at 12 on this 2-core machine, 154 → 330 MB), and past the cores they only take turns.
+ * The most workers a batch starts, whatever --jobs asks: each holds its own OpenCV, solver and skins in memory, and
+ * past the cores they only take turns.
  */
 export const mostJobs = (): number => JOBS_PER_CORE * availableParallelism();
 const JOBS_PER_CORE = 4;
@@ -277,8 +277,8 @@ async function runOne(
 }
 
 /**
- * The folder a file goes in, made once per thread (a batch of 200 files in one folder asked for it 200 times). Should
- * it be removed during the batch, each file written into it after that fails with its own error.
+ * The folder a file goes in, made once per thread rather than once per file. Should it be removed during the
+ * batch, each file written into it after that fails with its own error.
  */
 async function makeFolderOf(file: string): Promise<void> {
   const dir = path.dirname(file);

@@ -1,6 +1,6 @@
 import type { Board, Cell, FramePrint, Grid, RgbaImage, Side, Skin, Template } from '../common/types';
 import { framePrints, mergePrints } from '../locate/frame';
-import { analyzeImage } from '../analyze/analyze';
+import { analyzeImage } from './analyze';
 import { decode } from '../image/decode';
 import { locate } from '../locate/locate';
 import { cropGrid, fitGrid } from '../locate/grid';
@@ -106,7 +106,8 @@ function placeBoard(image: RgbaImage, grids: Grid[], board: Board): Grid {
     );
   if (best.spread > MAX_PLACED_SPREAD || (next && next.spread < 2 * best.spread + MIN_PLACED_GAP)) {
     throw new LearnError(
-      `the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells, and no ${board.rows}×${board.cols} part of them clearly matches it`,
+      `the board text is ${board.rows}×${board.cols} but the image shows ${grid.rows}×${grid.cols} cells, ` +
+        `and no ${board.rows}×${board.cols} part of them clearly matches it`,
     );
   }
   return best.grid;

@@ -15,8 +15,8 @@ import { DIST, FROM_SOURCES } from '../common/paths';
 export const availableParallelism = (): number => (os.availableParallelism?.() ?? os.cpus().length) || 1;
 
 /**
- * The worker entry beside this file: the bundle's (src/speed/build/bundle.js), run from its code cache by workerstart.js,
- * else worker.js as compiled; null when running the .ts sources (jest), which then batch in turn.
+ * The worker entry in dist/: the bundle's (speed/build/bundle.js), run from its code cache by speed/workerstart.js,
+ * else analyze/worker.js as compiled; null when running the .ts sources (jest), which then batch in turn.
  */
 export function workerScript(): string | null {
   if (FROM_SOURCES) return null;
@@ -27,19 +27,22 @@ export function workerScript(): string | null {
 
 /**
  * A worker's young generation, in MB. Left to itself V8 grows it to 48 MB (and keeps it) under an image's
- * short-lived patches and arrays; 8 MB keeps a batch at --jobs 2 ~40 MB smaller. 16 MB was ~8 % faster on
- * today's code but 277–291 MB at its peak, too near the 300 MB target (README, Performance).
+ * short-lived patches and arrays; this keeps a batch's peak memory well under its 300 MB target
+ * (docs/performance.md), where a larger one is a little faster but peaks too near it.
  */
 const YOUNG_GENERATION_MB = 8;
 
 /**
- * A worker's old generation starts this large, in MB. V8 starts it near what is live (~10 MB), so what each
- * image leaves in it set off a full collection per image (50 in 60 shots, ~3 ms each). A V8 flag, read as a
- * worker's heap is made (its resourceLimits have no such field); the running isolate is not changed.
+ * A worker's old generation starts this large, in MB. V8 starts it near what is live, so what each image leaves
+ * in it would set off a full collection nearly every image. A V8 flag, read as a worker's heap is made (its
+ * resourceLimits have no such field); the running isolate is not changed.
  */
 const INITIAL_OLD_GENERATION_MB = 32;
 
-/** A worker's file done (and the marks' tiles it drew), or its request for OpenCV's outlines of an image (worker.ts). */
+/**
+ * A worker's file done (and the marks' tiles it drew), or its request for OpenCV's outlines of an image
+ * (worker.ts).
+ */
 type Reply =
   | { index: number; result: FileResult; tiles: NewTiles | null }
   | { opencv: number; width: number; height: number; data: Uint8Array };
@@ -50,7 +53,10 @@ type Reply =
  */
 const SENT_AHEAD = 1;
 
-/** The workers running, and whether the batch is being stopped (`stopWorkers`): a worker that exits then is not replaced. */
+/**
+ * The workers running, and whether the batch is being stopped (`stopWorkers`): a worker that exits then is not
+ * replaced.
+ */
 const live = new Set<Worker>();
 let stopping = false;
 
@@ -85,8 +91,8 @@ export function runInWorkers(
     };
     const take = (): number | undefined => again.shift() ?? (next < inputs.length ? next++ : undefined);
     setFlagsFromString(`--initial-old-space-size=${INITIAL_OLD_GENERATION_MB}`);
-    // loaded here, not with this module: node:worker_threads' ~10 modules took ~2.5 ms of every single run
-    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads'); // eslint-disable-line @typescript-eslint/no-require-imports
+    // loaded here, not with this module: node:worker_threads loads ~10 modules, which a run without workers spares
+    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     const start = () => {
       const worker = new Worker(script, {
         workerData: job,

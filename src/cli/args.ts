@@ -1,5 +1,5 @@
 // The analysis command's options: given to yargs (cli.ts), and read without it when a command line is only inputs
-// and these options in their plain spellings. Loading yargs and parsing with it took ~15 ms of every run. Any
+// and these options in their plain spellings, since loading yargs is slow next to a whole run. Any
 // other command line (learn, serve, --help, --name=value, --no-json, a repeated option, a mistake to report) is
 // left to yargs; a test holds the two readings equal wherever this one reads a line.
 import type { Options } from 'yargs';
@@ -14,7 +14,8 @@ export const ANALYZE_OPTIONS = {
   skin: {
     type: 'string',
     describe:
-      'built-in skin name, skin folder, or none (read without a skin: only what it is sure of) (default: best fit of the built-in skins, skin-free if none fits)',
+      'built-in skin name, skin folder, or none (read without a skin: only what it is sure of) ' +
+      '(default: best fit of the built-in skins, skin-free if none fits)',
   },
   mines: {
     type: 'number',
@@ -45,13 +46,15 @@ export const ANALYZE_OPTIONS = {
   jobs: {
     type: 'number',
     describe:
-      'files analysed at once in a batch, each in a worker thread (default: the CPU cores for 8 files or more; at most 4 a core)',
+      'files analysed at once in a batch, each in a worker thread ' +
+      '(default: the CPU cores for 8 files or more; at most 4 a core)',
   },
   debug: {
     type: 'boolean',
     default: false,
     describe:
-      'also write <name>.debug.png: the located region, the fitted grid, and per cell its reading and match margin (attach it to a bug report)',
+      'also write <name>.debug.png: the located region, the fitted grid, and per cell its reading and match margin ' +
+      '(attach it to a bug report)',
   },
   probabilities: {
     type: 'boolean',
@@ -111,7 +114,7 @@ export function plainAnalyzeArgs(argv: readonly string[]): AnalyzeArgs | undefin
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
-    // a lone - is an input: standard input (batch.ts)
+    // a lone - is an input: standard input (analyze/batch.ts)
     if (!token.startsWith('-') || token === '-') {
       if (token === '' || NUMBER_LIKE.test(token) || OTHER_COMMANDS.has(token)) return undefined;
       inputs.push(token);

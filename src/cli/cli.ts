@@ -19,8 +19,8 @@ export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3, interrupted: 130, 
 /** An interrupted run ends within this many milliseconds, cleaned up or not. */
 const INTERRUPT_MS = 3000;
 
-/** The web page's server, loaded only for `serve`: node:http and what it brings take ~6 ms of every other run. */
-const serveModule = (): typeof import('../serve/serve') => require('../serve/serve') as typeof import('../serve/serve'); // eslint-disable-line @typescript-eslint/no-require-imports
+/** The web page's server, loaded only for `serve`: node:http and what it brings are slow to load. */
+const serveModule = (): typeof import('../serve/serve') => require('../serve/serve') as typeof import('../serve/serve');
 
 class UsageError extends Error {}
 
@@ -67,14 +67,19 @@ export function parser(
   analyze: (args: AnalyzeArgs) => Promise<number>,
   setCode: (code: number) => void,
 ) {
-  const yargs = require('yargs') as typeof Yargs; // eslint-disable-line @typescript-eslint/no-require-imports
+  const yargs = require('yargs') as typeof Yargs;
   return (
     yargs(argv.map((arg) => (arg === STDIN ? YARGS_STDIN : arg)))
       .scriptName('mine-assist')
       // Every message of ours is English; yargs' own headings follow (the bundle carries no locale files).
       .locale('en')
       .usage(
-        '$0 <image|dir|board.txt|->... [options]\n\nFinds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly mines or certainly safe, and writes <name>.annotated.png beside the input with them marked (red disc = mine, green check = safe, orange dashed frame = unreadable, blue ? = best guess when nothing is certainly safe, yellow frames = counts that contradict each other). A board text file (.txt) runs the solver alone.',
+        '$0 <image|dir|board.txt|->... [options]\n\n' +
+          'Finds the Minesweeper board in each screenshot, reads every cell, proves which hidden cells are certainly ' +
+          'mines or certainly safe, and writes <name>.annotated.png beside the input with them marked ' +
+          '(red disc = mine, green check = safe, orange dashed frame = unreadable, ' +
+          'blue ? = best guess when nothing is certainly safe, yellow frames = counts that contradict each other). ' +
+          'A board text file (.txt) runs the solver alone.',
       )
       .command(
         '$0 <inputs..>',
@@ -154,7 +159,11 @@ export function parser(
       .example('$0 shot.png --export mine > shot.mine', 'continue in JSMinesweeper')
       .example('$0 learn shot.png --board shot.board.txt --name mygame --out skins/mygame', 'teach it a new skin')
       .epilogue(
-        'Exit codes: 0 ok, 1 internal error, 2 usage, 3 an input could not be analysed (not an image, no board found, inconsistent board); in a batch, 3 if any file failed while the others are still processed; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM): outputs already written stay whole, none is left half-written, no temp file is left.',
+        'Exit codes: 0 ok, 1 internal error, 2 usage, ' +
+          '3 an input could not be analysed (not an image, no board found, inconsistent board); ' +
+          'in a batch, 3 if any file failed while the others are still processed; ' +
+          '130 interrupted (Ctrl-C), 143 terminated (SIGTERM): outputs already written stay whole, ' +
+          'none is left half-written, no temp file is left.',
       )
       .strict()
       .help()
@@ -174,12 +183,14 @@ async function analyzeCommand(args: AnalyzeArgs): Promise<number> {
   const files = await expandInputs(args.inputs, args.recursive);
   if (!files.length)
     throw new UsageError(
-      `no input images found${!args.recursive && (await holdFolders(args.inputs)) ? ' (the folders in it are read with -r)' : ''}`,
+      'no input images found' +
+        (!args.recursive && (await holdFolders(args.inputs)) ? ' (the folders in it are read with -r)' : ''),
     );
   const explain = args.explain === undefined ? undefined : parseCell(args.explain);
   if (args.jobs !== undefined && args.jobs > mostJobs() && files.length > mostJobs()) {
     process.stderr.write(
-      `mine-assist: --jobs ${args.jobs}: ${mostJobs()} workers at most on this machine's ${availableParallelism()} CPU cores\n`,
+      `mine-assist: --jobs ${args.jobs}: ${mostJobs()} workers at most ` +
+        `on this machine's ${availableParallelism()} CPU cores\n`,
     );
   }
   const options = {
@@ -281,7 +292,8 @@ async function learnCommand(args: LearnArgs): Promise<number> {
     await saveSkin(skin, out);
     const framed = Object.keys(skin.frames ?? {}).length;
     process.stdout.write(
-      `skin '${skin.name}': ${skin.templates.length} templates of ${skin.cellSize} px and its frame on ${framed} side${framed === 1 ? '' : 's'} written to ${out}\n`,
+      `skin '${skin.name}': ${skin.templates.length} templates of ${skin.cellSize} px ` +
+        `and its frame on ${framed} side${framed === 1 ? '' : 's'} written to ${out}\n`,
     );
     return EXIT.ok;
   } catch (err) {

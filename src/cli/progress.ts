@@ -9,8 +9,8 @@ export interface Progress {
 }
 
 export function progressBar(total: number, stream: NodeJS.WriteStream): Progress {
-  // loaded only for a bar: ~10 ms that a single screenshot or a batch off a terminal does not need
-  const { MultiBar, Presets } = require('cli-progress') as ProgressModule; // eslint-disable-line @typescript-eslint/no-require-imports
+  // loaded only for a bar: loading it is slow, and a single screenshot or a batch off a terminal does not need it
+  const { MultiBar, Presets } = require('cli-progress') as ProgressModule;
   const bars = new MultiBar(
     {
       stream,

@@ -1,5 +1,5 @@
 // Files written whole or not at all: each to a temp name beside its target, then renamed over it. A temp name holds
-// this process's id, so that an interrupted run (cli.ts) can find the temp files it left, and only its own.
+// this process's id, so that an interrupted run (cli/cli.ts) can find the temp files it left, and only its own.
 import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as fs from './files';

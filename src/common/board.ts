@@ -1,4 +1,4 @@
-// The board model: board text format (DESIGN.md), neighbours and cell names.
+// The board model: board text format (README.md), neighbours and cell names.
 import type { Board, Cell, Coord } from './types';
 
 const CELLS = new Set(['.', '0', '1', '2', '3', '4', '5', '6', '7', '8', 'F', '?', '*', 'X', '!']);

@@ -1,6 +1,6 @@
 // The promise-returning file calls of node:fs that the pipeline uses, made from its callback API: the
-// `fs.promises` object loads ~10 more of node's modules (file handles, readline, watchers), ~2–4 ms of every
-// run, for nothing these calls need.
+// `fs.promises` object loads about ten more of node's modules (file handles, readline, watchers) that these calls
+// do not need, and loading them is slow.
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 

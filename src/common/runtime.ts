@@ -3,7 +3,7 @@
 
 let batchWorker = false;
 
-/** Whether this thread is a batch's worker (worker.ts): it has nothing to do but its file, one at a time. */
+/** Whether this thread is a batch's worker (analyze/worker.ts): it has nothing to do but its file, one at a time. */
 export const inBatchWorker = (): boolean => batchWorker;
 
 export function becomeBatchWorker(): void {

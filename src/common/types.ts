@@ -1,4 +1,4 @@
-// Plain data passed between the pipeline stages. No stage imports another; they all import this.
+// Plain data passed between the pipeline stages; every stage imports it.
 
 /** Decoded pixels, 4 bytes per pixel (RGBA), row-major. */
 export interface RgbaImage {
@@ -35,7 +35,7 @@ export interface Grid {
 }
 
 /**
- * One character of the board text format (DESIGN.md):
+ * One character of the board text format (README.md):
  * '.' hidden, '0'-'8' open count, 'F' flag, '?' question mark, '*' mine shown, 'X' exploded mine, '!' wrong flag.
  */
 export type Cell = string;
@@ -130,14 +130,13 @@ export interface FlagReport {
   trusted: Coord[];
 }
 
-/** A skin in memory: templates keyed by label, all of one nominal cell size. */
 /** A side of a board. */
 export type Side = 'top' | 'bottom' | 'left' | 'right';
 
 /** What a game draws beyond one side of its board, pixel by pixel outward from the grid's edge, at a pitch. */
 export interface FramePrint {
   pitch: number;
-  /** r, g, b of each pixel-wide strip, from a few pixels inside the edge (frame.ts) outward. */
+  /** r, g, b of each pixel-wide strip, from a few pixels inside the edge (locate/frame.ts) outward. */
   colours: number[];
   /** The strips stop at the game window's edge: what lies past it is not the game's. */
   windowEdge?: boolean;
@@ -146,6 +145,7 @@ export interface FramePrint {
   cols?: number;
 }
 
+/** A skin in memory: templates, each with its label, all of one nominal cell size. */
 export interface Skin {
   name: string;
   /** Nominal cell size (pitch) in pixels of the templates. */
@@ -167,7 +167,7 @@ export interface CounterModel {
   kind: 'remaining' | 'flags-of-total';
   places: CounterPlace[];
   glyphs: { char: string; shape: GlyphShape }[];
-  /** The counter's fonts at full size, for text too small to cut into glyphs (typeset.ts); may be none. */
+  /** The counter's fonts at full size, for text too small to cut into glyphs (counter/typeset.ts); may be none. */
   fonts: CounterFont[];
   /** It shows 0, not less, once more flags are placed than there are mines (ace-minesweeper): a 0 gives no total. */
   stopsAtZero?: true;

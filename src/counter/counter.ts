@@ -22,7 +22,10 @@ const MAX_GLYPH_DISTANCE = 0.2;
 const MAX_GLYPH_RATIO = 0.7;
 /** A glyph this far from every character is clearly none of them: a letter or an icon, not a blurred digit. */
 const FOREIGN_DISTANCE = 0.3;
-/** Glyphs are compared with examples of about their own height (within 25 %): a blurred 5 px example of a 0 is not a 0 at 10 px. */
+/**
+ * Glyphs are compared with examples of about their own height (within 25 %): a blurred 5 px example of a 0 is
+ * not a 0 at 10 px.
+ */
 const SIZE_TOLERANCE = Math.log(1.25);
 
 /**
@@ -79,8 +82,8 @@ const PLACE_SHIFTS = [0, 0.05, -0.05, 0.1, -0.1];
 
 /**
  * How ink is told from the box's background (glyphs.ts `Ink`), in turn where nothing reads: first by the
- * 99th percentile of its pixels; then by the 95th (an icon beside small, faint text — GNOME's flag over
- * "14/40" at 97.7 % — or an LCD's brightest bars set the bar above the text's fainter parts); then by the
+ * 99th percentile of its pixels; then by the 95th (an icon beside small, faint text — GNOME Mines' flag beside
+ * its "14/40" — or an LCD's brightest bars set the bar above the text's fainter parts); then by the
  * 99th of the pixels off rows and columns inked end to end (a band of desktop below KMines' status bar).
  */
 const INK_PASSES: Ink[] = [{ rank: 0.99 }, { rank: 0.95 }, { rank: 0.99, besideLines: true }];
@@ -214,7 +217,7 @@ export function parseCounter(
  * The total the counter gives for this board (total = counter + flags placed), or why it is not used: a
  * total given by the user wins; a counter that shows flags must show the board's flags; the total must
  * leave room for the flags and fit the hidden cells. A counter of mines left gives the total only with
- * every flag read: an unreadable cell that may be a flag (`mayBeFlags`, classify.ts) may be one more placed
+ * every flag read: an unreadable cell that may be a flag (`mayBeFlags`, read/classify.ts) may be one more placed
  * than counted; and not as 0 where the game stops the count there (any number of flags over the total also
  * shows 0).
  */
@@ -258,7 +261,8 @@ export function counterTotal(
   if (counter.total === null && possibleFlags > 0) {
     return report(
       false,
-      `${counter.remaining} mines left, but ${possibleFlags} unreadable cell${possibleFlags > 1 ? 's' : ''} may hide flags placed`,
+      `${counter.remaining} mines left, but ${possibleFlags} unreadable cell${possibleFlags > 1 ? 's' : ''} ` +
+        'may hide flags placed',
       null,
     );
   }

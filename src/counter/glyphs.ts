@@ -1,7 +1,7 @@
 import type { GlyphShape, Rect, RgbaImage } from '../common/types';
 import { type Group, SHORT_GLYPH, blobs, fragmentsJoined, glyphGroups, wordBoxes } from './blobs';
 
-// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+// Math's functions as module constants: under jest every lookup of the global Math is slow.
 const { abs, ceil, floor, log, max, min, round } = Math;
 
 /** One character of a line of text (a counter's digits): its box in the image and its ink, 0-1 per pixel. */
@@ -55,8 +55,8 @@ export function wordsIn(image: RgbaImage, box: Rect, ink: Ink = { rank: 0.99 }):
 /**
  * How ink is told from the background: it stands out from the box's commonest colour by about half as much
  * as its strongest pixels (this rank of them) — with `besideLines`, those of rows and columns inked end to
- * end aside: a band of dark desktop below a window's status bar sets the bar so high that the text's
- * antialiased strokes thin out (KMines' "0" 6 px wide, not 7).
+ * end aside: a band of dark desktop below a window's status bar (KMines) sets the bar so high that the text's
+ * antialiased strokes thin out.
  */
 export interface Ink {
   rank: number;
@@ -200,7 +200,7 @@ export function inkDistances(image: RgbaImage, left: number, top: number, w: num
 
 /**
  * The value at rank q of the values sorted (as Float32Array's sort orders them). Ink distances are whole numbers
- * from 0 to 255: counted, not sorted (a counter's box of 40 000 pixels is ranked a dozen times a screenshot).
+ * from 0 to 255: counted, not sorted (a counter's box is ranked many times a screenshot).
  */
 export function percentile(values: Float32Array, q: number): number {
   if (!values.length) return NaN;

@@ -11,7 +11,10 @@ export interface InkArea extends Ink {
   own: { from: number; to: number };
 }
 
-/** The area searched: the box and `margin` pixels either side, its ink told from the background of the box's own columns. */
+/**
+ * The area searched: the box and `margin` pixels either side, its ink told from the background of the box's own
+ * columns.
+ */
 export function inkOf(image: RgbaImage, box: Rect, margin: number): InkArea | null {
   const left = max(0, round(box.left - margin));
   const top = max(0, round(box.top));

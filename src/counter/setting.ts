@@ -26,7 +26,7 @@ export interface Ink {
 }
 
 /**
- * Texts set in one font at one scale, one kernel (resampled.ts KERNELS) and one height: the rows they
+ * Texts set in one font at one scale, one kernel (image/resample.ts KERNELS) and one height: the rows they
  * reach and their ink, each column's ink energy there (running sums), the places texts were set at, by
  * where the place starts (to 1/8 px), and the characters' drawings there, by CHARS index and phase across
  * (shared by lines alike).
@@ -128,7 +128,10 @@ function charsOf(font: CounterFont): { glyphs: (FontGlyph | undefined)[]; glyphT
 
 const fonts = new WeakMap<CounterFont, ReturnType<typeof charsOf>>();
 
-/** The window a layout set from x0 is compared over: its line's rows, its columns and a guard either side; null outside the ink. */
+/**
+ * The window a layout set from x0 is compared over: its line's rows, its columns and a guard either side; null
+ * outside the ink.
+ */
 export function windowOf(ink: Ink, line: Line, layout: string, x0: number): Rect | null {
   return columnsOf(ink, line, layout, x0)?.window ?? null;
 }
@@ -331,7 +334,7 @@ interface Places {
 
 /**
  * The places of the lines over the ink: one set of arrays for every search, taken over by each new ink (a
- * search's places die with it, and fresh arrays cost this machine a page fault every 4 KB).
+ * search's places die with it, and fresh arrays are slow: each 4 KB page of them faults when first written).
  */
 function placesOver(ink: Ink): Places {
   const places = (searchPlaces ??= placesOf(1 << 16));
@@ -440,7 +443,10 @@ function fittedStrength(ink: Ink, line: Line, predicted: Float32Array, window: R
   return pp > 0 ? dp / pp : 0;
 }
 
-/** The characters ('' an empty place) set in the layout from x0, drawn and summed over the area: a buffer reused by the next call. */
+/**
+ * The characters ('' an empty place) set in the layout from x0, drawn and summed over the area: a buffer reused by
+ * the next call.
+ */
 function predict(line: Line, layout: string, chars: string[], x0: number, area: Rect): Float32Array {
   const size = area.width * area.height;
   if (predicted.length < size) predicted = new Float32Array(2 * size);

@@ -19,8 +19,7 @@ const DIGITS = [...'0123456789'];
 
 /**
  * Text larger than this (times the font's size) is read glyph by glyph only (counter.ts), not also set here
- * where the glyphs do not read… (xbomb's 9 px digits at 133 % lie between the glyph examples learned at 98 and
- * 150 %: 7 of 15 held-out shots read glyph by glyph, 15 set here)
+ * where the glyphs do not read (text at a size between a skin's glyph examples may not)…
  */
 const MAX_SCALE = 1.6;
 /** …and text smaller than this not at all. */
@@ -31,7 +30,10 @@ const ANCHOR_INK = 0.2;
 const SCALE_SPREAD = [0.75, 0.8, 0.85, 0.9, 0.95, 1, 1.05, 1.1];
 /** A scale known from the board is tried this much off (its cells' pitch is measured to about a percent). */
 const KNOWN_SPREAD = [0.97, 1, 1.03];
-/** the text's place to half a pixel up to a pixel beyond where its ink starts; the best of each layout then to a quarter pixel. */
+/**
+ * the text's place to half a pixel up to a pixel beyond where its ink starts; the best of each layout then to a
+ * quarter pixel.
+ */
 const COARSE = 0.5;
 const REACH = 1;
 const FINE = [-0.25, 0, 0.25];
@@ -75,7 +77,10 @@ export function readSmallText(
   return { text: found.text, box: found.box };
 }
 
-/** The whole text that, set in one of the counter's fonts, best explains the ink in the box, and its closest rival there. */
+/**
+ * The whole text that, set in one of the counter's fonts, best explains the ink in the box, and its closest rival
+ * there.
+ */
 export function bestSetting(
   image: RgbaImage,
   box: Rect,
@@ -211,7 +216,10 @@ function settingsAt(
   return out;
 }
 
-/** The setting with, while any, the one digit changed that explains the ink better (the places were chosen one by one). */
+/**
+ * The setting with, while any, the one digit changed that explains the ink better (the places were chosen one by
+ * one).
+ */
 function bettered(ink: Ink, setting: Setting): Setting {
   for (let pass = 0; pass < 3; pass++) {
     const changed = oneChanged(ink, setting);

@@ -9,7 +9,7 @@ import { vips } from './vips';
 export class DecodeError extends Error {}
 
 /**
- * Decodes any image sharp reads (PNG, JPEG, WebP, GIF's first frame, …) into RGBA pixels; a plain PNG (png.ts)
+ * Decodes any image sharp reads (PNG, JPEG, WebP, GIF's first frame, …) into RGBA pixels; a plain PNG (speed/png.ts)
  * without sharp. The header is read first, so an image declaring more than MAX_PIXELS is refused before any
  * pixel is decoded. On the main thread a PNG is inflated on the thread pool, while the caller loads skins and
  * warms the solver (a single screenshot's run); a batch worker has nothing else to do meanwhile, and inflates it
@@ -42,7 +42,8 @@ async function decodeBySharp(input: string | Buffer): Promise<RgbaImage> {
   const { width = 0, height = 0, hasAlpha, pages = 1 } = await header(input);
   if (width * height > MAX_PIXELS) {
     throw new DecodeError(
-      `image too large: ${width}×${height} is ${Math.round((width * height) / 1e6)} Mpx, the limit is ${MAX_PIXELS / 1e6} Mpx`,
+      `image too large: ${width}×${height} is ${Math.round((width * height) / 1e6)} Mpx, ` +
+        `the limit is ${MAX_PIXELS / 1e6} Mpx`,
     );
   }
   try {
@@ -62,7 +63,10 @@ async function decodeBySharp(input: string | Buffer): Promise<RgbaImage> {
   }
 }
 
-/** An image of a skin (a template, a counter glyph): read as a plain PNG when it is one (png.ts), else by `decode`. */
+/**
+ * An image of a skin (a template, a counter glyph): read as a plain PNG when it is one (speed/png.ts), else by
+ * `decode`.
+ */
 export async function decodeSkinImage(file: string): Promise<RgbaImage> {
   return decodeSkinBytes(readSkinFile(file), file);
 }

@@ -1,10 +1,10 @@
 // A cell's pixels as a small fixed-size patch, and distances between patches: what templates are matched on.
-// Also the JS side of the cells' WebAssembly kernel (src/speed/wasm/patch.ts), which does the per-pixel work.
+// Also the JS side of the cells' WebAssembly kernel (speed/wasm/patch.ts), which does the per-pixel work.
 import type { Cell, Coord, Grid, RgbaImage } from '../common/types';
-import { cellLeft, cellTop } from '../image/pixels';
+import { cellLeft, cellTop } from './pixels';
 import { Kernel } from '../speed/kernel';
 
-// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+// Math's functions as module constants: under jest every lookup of the global Math is slow.
 const { floor, min, sqrt } = Math;
 
 /** A cell's pixels, RGB as floats, `size`×`size`, resampled by area averaging. */
@@ -40,7 +40,7 @@ export interface PreparedSkin {
  * Samples cell (row, col) of the grid, trimmed by `inset` (a fraction of the pitch) on each side, into a
  * size×size patch. Each output pixel averages the source area it covers, edge pixels weighted by the part
  * covered, so shrinking never aliases. Separable: each source row is summed over every column's span, then
- * each output row weighs the source rows it covers. Runs in WebAssembly (src/speed/wasm/patch.ts). Written into
+ * each output row weighs the source rows it covers. Runs in WebAssembly (speed/wasm/patch.ts). Written into
  * `into` when given (of the patch's length).
  */
 export function cellPatch(
@@ -73,7 +73,7 @@ export function cellPatch(
   }
 }
 
-/** The exports of src/speed/wasm/patch.ts. */
+/** The exports of speed/wasm/patch.ts. */
 interface PatchKernel {
   memory: WebAssembly.Memory;
   SMALL: { value: number };
@@ -188,16 +188,15 @@ function placed(image: RgbaImage): [PatchKernel, number] {
   return [kernel, slot];
 }
 
-/** How `nearestCells` may stop before measuring every cell (src/speed/wasm/patch.ts's STOP_*). */
+/** How `nearestCells` may stop before measuring every cell (speed/wasm/patch.ts's STOP_*). */
 export const CELLS_STOP = { never: 0, sum: 1, over: 2 } as const;
 
 /**
- * Cells' distances to their nearest prepared templates, for src/nearest.ts: into `known` (by row × cols + col of
+ * Cells' distances to their nearest prepared templates, for read/nearest.ts: into `known` (by row × cols + col of
  * the grid; NaN where not yet known), which also holds those measured before; measured in `order` (indices into
  * `cells`) or in turn. With `stop` CELLS_STOP.sum it stops as soon as the distances so far sum to `limit` or more,
  * with CELLS_STOP.over as soon as `enough` of them are over `limit`; returns whether it stopped so. In one call to
- * the kernel (src/speed/wasm/patch.ts's `nearestCells`): a call per cell cost more in JS than the measuring, until V8 had
- * compiled it.
+ * the kernel (speed/wasm/patch.ts's `nearestCells`): a call per cell costs more in JS than the measuring.
  */
 export function nearestCells(
   image: RgbaImage,
@@ -251,8 +250,8 @@ export function nearestCells(
 }
 
 /**
- * What the kernel's `readCells` found for each cell (src/speed/wasm/patch.ts's `readingsAt`; src/classify.ts decides what
- * it reads as), by the cell's index k.
+ * What the kernel's `readCells` found for each cell (speed/wasm/patch.ts's `readingsAt`; read/classify.ts decides
+ * what it reads as), by the cell's index k.
  */
 export class KernelReadings {
   private readonly ints: Int32Array;
@@ -298,11 +297,11 @@ export class KernelReadings {
   }
 }
 
-/** A reading's bytes in the kernel (src/speed/wasm/patch.ts's READING_BYTES), as i32s. */
+/** A reading's bytes in the kernel (speed/wasm/patch.ts's READING_BYTES), as i32s. */
 const READING_INTS = 10;
 
 /**
- * When a cell's match is clear-cut (src/classify.ts): its distance at most `sure`, and at most `sureRatio` of the
+ * When a cell's match is clear-cut (read/classify.ts): its distance at most `sure`, and at most `sureRatio` of the
  * runner-up's; or the same with `decided`.
  */
 export interface ClearCut {
@@ -313,10 +312,10 @@ export interface ClearCut {
 }
 
 /**
- * The cells' searches for their nearest templates, in one call to the kernel (src/speed/wasm/patch.ts's `readCells`): each
- * cell's patch on the grid, a cell equal to a template (with `exact`) taken as that one; else measured against every
- * template that could change its reading, and, with `search`, when the match is not clear-cut, shifted by `step` in
- * each direction, then by half of it.
+ * The cells' searches for their nearest templates, in one call to the kernel (speed/wasm/patch.ts's `readCells`):
+ * each cell's patch on the grid, a cell equal to a template (with `exact`) taken as that one; else measured against
+ * every template that could change its reading, and, with `search`, when the match is not clear-cut, shifted by
+ * `step` in each direction, then by half of it.
  */
 export function readInKernel(
   image: RgbaImage,
@@ -432,7 +431,7 @@ export function templateBounds(
 
 /**
  * The prepared skin's templates in use in the kernel: written there unless it holds them already. A batch that
- * names no skin reads each screenshot with every skin in turn; each skin was written again for each screenshot.
+ * names no skin reads each screenshot with every skin in turn, so the kernel keeps several skins at once.
  */
 function holdSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
   const id = idOf(prepared);
@@ -498,7 +497,7 @@ function guarded<T>(call: () => T): T {
 /**
  * The summed grey step (grey = 0.3 R + 0.59 G + 0.11 B) at each position from `from` to `to`: between columns
  * x - 1 and x over rows [acrossFrom, acrossTo) when `vertical`, else between rows y - 1 and y over those columns;
- * positions before `first` (at least 1) are 0. In WebAssembly (src/speed/wasm/patch.ts's `edgeProfile`).
+ * positions before `first` (at least 1) are 0. In WebAssembly (speed/wasm/patch.ts's `edgeProfile`).
  */
 export function edgeSums(
   image: RgbaImage,
@@ -529,7 +528,7 @@ export function edgeSums(
 }
 
 /**
- * src/align.ts's search for each line's shift on an edge profile (src/speed/wasm/patch.ts's `lineShifts`): the lines'
+ * read/align.ts's search for each line's shift on an edge profile (speed/wasm/patch.ts's `lineShifts`): the lines'
  * strips, `width` long from their `bases` in the profile, scored against their mean strip at every shift within
  * `reach`, and the smoothest path of shifts taken, three rounds.
  */
@@ -548,9 +547,9 @@ export function lineShiftsOn(profile: Float64Array, bases: readonly number[], re
 }
 
 /**
- * The summed largest colour step across a grid line (src/gridlines.ts's gridLineStrength, before its mean): at
+ * The summed largest colour step across a grid line (locate/gridlines.ts's gridLineStrength, before its mean): at
  * each position from `from` to `to` along it, the largest over `at - band` to `at + band`. In WebAssembly
- * (src/speed/wasm/patch.ts's `lineSteps`).
+ * (speed/wasm/patch.ts's `lineSteps`).
  */
 export function lineSteps(
   image: RgbaImage,
@@ -576,7 +575,7 @@ export function lineSteps(
  * to f32) from the next multiple of 8 bytes, room for 4 × 4 blocks; then, from the next multiple of 16, the
  * group's coarse views side by side (element e of template i at e × padded count + i; the count padded to LANES with
  * zeros), which the kernel bounds LANES templates at a time with; then each template's label and size index (i32).
- * Last, room for one cell's search (src/speed/wasm/patch.ts's `stateAt`).
+ * Last, room for one cell's search (speed/wasm/patch.ts's `stateAt`).
  */
 function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
   const { groups, labels, sizeIndex } = prepared;
@@ -616,7 +615,7 @@ function writeSkin(kernel: PatchKernel, prepared: PreparedSkin): void {
   inSkin = idOf(prepared);
 }
 
-/** The kernel's LANES (src/speed/wasm/patch.ts), and the most elements of a coarse view (4 × 4 blocks, RGB). */
+/** The kernel's LANES (speed/wasm/patch.ts), and the most elements of a coarse view (4 × 4 blocks, RGB). */
 const LANES = 16;
 const COARSE_ELEMENTS = 48;
 const padded = (count: number): number => Math.ceil(count / LANES) * LANES;
@@ -658,7 +657,7 @@ function dropKernel(): void {
 
 /**
  * Root-mean-square difference per channel, on the 0-255 scale. Element i's square goes into running sum i % 4,
- * added up as (s0 + s1) + (s2 + s3): the order of the kernel's `rmsWithin` (src/speed/wasm/patch.ts), which sums four
+ * added up as (s0 + s1) + (s2 + s3): the order of the kernel's `rmsWithin` (speed/wasm/patch.ts), which sums four
  * at a time, so the two give the same floats.
  */
 export function rmsDistance(a: Patch, b: Patch): number {
@@ -695,8 +694,8 @@ const BLOCKS = 4;
  * A patch's coarse view: the mean of each channel over BLOCKS×BLOCKS blocks, times the square root of the
  * block's pixel count, so that the squared distance between two coarse views never exceeds the summed
  * squared distance between the patches (each block's pixels differ at least by their means' difference).
- * The kernel's `coarseOf` (src/speed/wasm/patch.ts) gives the same floats for the cells' patches, then rounds them to f32
- * as the templates' are written: its bounds are lowered to stay bounds.
+ * The kernel's `coarseOf` (speed/wasm/patch.ts) gives the same floats for the cells' patches, then rounds them to
+ * f32 as the templates' are written: its bounds are lowered to stay bounds.
  */
 export function coarseOf(patch: Patch): Float64Array {
   const { size, rgb } = patch;

@@ -9,14 +9,17 @@ const SIDES: Side[] = ['top', 'bottom', 'left', 'right'];
 const BANDS = 4;
 const BAND = 0.1;
 
-/** Pixels inside the grid's edge a print starts at, and past its last band it goes on for: it is matched a few pixels off. */
+/**
+ * Pixels inside the grid's edge a print starts at, and past its last band it goes on for: it is matched a few pixels
+ * off.
+ */
 const LEAD = 3;
 const REACH = 8;
 
 /**
  * A band seen this far (largest channel difference, 0-255) from every print of its side, beyond what a line
- * of the frame across it allows, is something else. The held-out shots at 50–250 %, as JPEG and on a desktop
- * come within it (README: Reading accuracy); white over GNOME Mines' background (246) does too.
+ * of the frame across it allows, is something else. Found by measurement on the held-out shots (README: Reading
+ * accuracy); white over GNOME Mines' near-white background (246) is within it.
  */
 const TOLERANCE = 12;
 
@@ -57,8 +60,9 @@ export function unframedSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] 
  * The sides where the image ends where the game's own window ends around a board of this size: the skin has a
  * print of that side taken beside a board of these rows and columns that stops at its window's edge, the image's
  * edge lies as far past the grid (scaled, within WINDOW_SLACK), and what lies between is the print's colours. There
- * cut.ts looks at a strip too thin to judge otherwise (a board cut there would have to be cut a whole number of
- * cells out at the game's own window margin, leave just the layout's rows and columns, and show the frame's colours).
+ * read/cut.ts looks at a strip too thin to judge otherwise (a board cut there would have to be cut a whole number
+ * of cells out at the game's own window margin, leave just the layout's rows and columns, and show the frame's
+ * colours).
  */
 export function windowSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
   return SIDES.filter((side) => {
@@ -92,7 +96,10 @@ export function windowSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
 /** Pixels (of the coarser image) the image's edge may lie off where a print's window ended. */
 const WINDOW_SLACK = 2.5;
 
-/** Whether each of the first `margin` pixels seen past the grid has the print's colour there, up to half a pixel off. */
+/**
+ * Whether each of the first `margin` pixels seen past the grid has the print's colour there, up to half a pixel
+ * off.
+ */
 function marginMatches(print: FramePrint, strip: Strip, margin: number, scale: number): boolean {
   const sums = cumulative(print);
   const strips = sums.length / 3 - 1;
@@ -238,8 +245,8 @@ const SHIFTS = [0, -0.25, 0.25, -0.5, 0.5, -0.75, 0.75, -1, 1, -1.25, 1.25, -1.5
 const JITTER = [-0.5, -0.25, 0, 0.25, 0.5];
 
 /**
- * The shifts are held to this share of a cell: on a board shown small (xdemineur at 50 %, 10 px cells) two
- * pixels are a fifth of a cell, and a grey window matched its grey frame shifted past its bevel.
+ * The shifts are held to this share of a cell: on a board shown small (10 px cells) two pixels are a fifth of a
+ * cell, enough for a grey window to match a grey frame shifted past its bevel.
  */
 const MAX_SHIFT = 0.1;
 

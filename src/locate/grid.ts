@@ -3,7 +3,7 @@ import { gridLineStrength } from './gridlines';
 import { latticeFit } from './outlines';
 import { mean, median } from '../common/stats';
 
-// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+// Math's functions as module constants: under jest every lookup of the global Math is slow.
 const { abs, max, round } = Math;
 
 export interface GridSeed {
@@ -109,10 +109,16 @@ function grow(image: RgbaImage, start: Grid, reference: LineReference): Grid {
  */
 const GROW_SHARE = 0.4;
 const SHRINK_SHARE = 0.15;
-/** And most lines across it must be there at all (a panel beside the board has a few strong edges, not a line per cell). */
+/**
+ * And most lines across it must be there at all (a panel beside the board has a few strong edges, not a line per
+ * cell).
+ */
 const PRESENT = 0.03;
 
-/** Drops outer rows and columns whose cross lines do not continue: outlines off the board that happened to sit on its lattice. */
+/**
+ * Drops outer rows and columns whose cross lines do not continue: outlines off the board that happen to sit on its
+ * lattice.
+ */
 function shrink(image: RgbaImage, start: Grid, reference: LineReference): Grid {
   let grid = start;
   for (let changed = true; changed;) {

@@ -1,14 +1,14 @@
 import type { Grid, RgbaImage } from '../common/types';
 import { lineSteps } from '../image/patch';
 
-// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+// Math's functions as module constants: under jest every lookup of the global Math is slow.
 const { max, round } = Math;
 
 /**
  * How strongly the image shows grid line k of the grid (axis 'x': the vertical line at left + k*pitchX,
  * measured over the grid's rows): the mean, over the line's length, of the largest colour step across it
  * (|ΔR| + |ΔG| + |ΔB| between neighbouring pixels) within a narrow band, so a line a pixel off the fitted position
- * still counts. The steps are summed in WebAssembly (patch.ts's lineSteps).
+ * still counts. The steps are summed in WebAssembly (image/patch.ts's lineSteps).
  */
 export function gridLineStrength(image: RgbaImage, grid: Grid, axis: 'x' | 'y', k: number): number {
   const vertical = axis === 'x';

@@ -4,11 +4,11 @@ import { gapsAlong, latticeForest, squareRegions } from './outlines';
 import { root } from '../common/unionfind';
 import { sum } from '../common/stats';
 
-// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+// Math's functions as module constants: under jest every lookup of the global Math is slow.
 const { abs, ceil, floor, max, min, round } = Math;
 
-// OpenCV is loaded lazily, once per process: its WASM start-up costs ~300 ms and ~130 MB.
-type OpenCv = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+// OpenCV is loaded lazily, once per process: its WASM start-up is slow and takes much memory.
+type OpenCv = any;
 let opencv: Promise<{ cv: OpenCv }> | null = null;
 const trace = debuglog('mine-assist');
 
@@ -39,12 +39,12 @@ const LINK = 5;
 const MIN_BOARD = 25;
 /**
  * Two lattices are called two boards only when their cells are about square, as every Minesweeper draws them:
- * lines of monospaced text (glyphs 9 px apart, lines 21 px) make lattices of 18×21 px "cells" too.
+ * lines of monospaced text make lattices of oblong "cells" too.
  */
 const SQUARE = 1.1;
 /**
- * …and only when their outlines fill most of the pitch, as cells do: sprites drawn on cells (KMines' green
- * theme at 75 %: 8 px figures on 21.75 px grass) make lattices of outlines that fill two thirds of it.
+ * …and only when their outlines fill most of the pitch, as cells do: sprites drawn on cells (as in KMines' green
+ * theme) make lattices of outlines that fill only part of it.
  */
 const FILLED = 0.75;
 /** How many common outline sizes are tried as the cell size. */
@@ -59,9 +59,9 @@ export async function locate(image: RgbaImage, finder: OutlineFinder = 'own'): P
 }
 
 /**
- * Where square outlines come from: 'own' finds the flat regions of a few binary images itself (a few ms,
- * nothing to load); 'opencv' traces contours of Canny edges and a threshold with OpenCV (~300 ms and
- * ~130 MB to load once), for the boards the first misses.
+ * Where square outlines come from: 'own' finds the flat regions of a few binary images itself (fast, nothing to
+ * load); 'opencv' traces contours of Canny edges and a threshold with OpenCV (slow to load, and large), for the
+ * boards the first misses.
  */
 export type OutlineFinder = 'own' | 'opencv';
 
@@ -102,7 +102,8 @@ export async function locateAll(image: RgbaImage, finder: OutlineFinder = 'own')
   found.sort((a, b) => b.boxes.length - a.boxes.length);
   if (found[0].another) {
     throw new SeveralBoardsError(
-      `several boards in the image (${found[0].boxes.length} and ${found[0].another} cell outlines of one size): crop it to one`,
+      `several boards in the image (${found[0].boxes.length} and ${found[0].another} cell outlines of one size): ` +
+        'crop it to one',
     );
   }
   return found;
@@ -110,7 +111,7 @@ export async function locateAll(image: RgbaImage, finder: OutlineFinder = 'own')
 
 /**
  * Where OpenCV's outlines are found: in this thread unless told otherwise. A batch worker asks the main thread
- * (worker.ts), so that one OpenCV (~130 MB) serves every worker.
+ * (analyze/worker.ts), so that one OpenCV, which takes much memory, serves every worker.
  */
 let openCvFinder: (image: RgbaImage) => Promise<Rect[]> = openCvOutlines;
 
@@ -121,7 +122,7 @@ export function findOpenCvOutlinesWith(finder: (image: RgbaImage) => Promise<Rec
 /** The module object is a thenable that never settles, so it travels wrapped, never awaited itself. */
 function loadOpenCv(): Promise<{ cv: OpenCv }> {
   opencv ??= new Promise((resolve) => {
-    const cv = require('@techstark/opencv-js'); // eslint-disable-line @typescript-eslint/no-require-imports
+    const cv = require('@techstark/opencv-js');
     if (cv.Mat) resolve({ cv });
     else cv.onRuntimeInitialized = () => resolve({ cv });
   });

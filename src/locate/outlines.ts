@@ -1,7 +1,7 @@
 // Square outlines without OpenCV: the flat regions of two binary images (edges, a local threshold), each
 // region's bounding box kept when it is square and the region fills most of it. A cell's inside is such a
-// region whether its border is a grid line, a bevel or a gap. (Edges thickened by a pixel, OpenCV's third
-// image, read 12 more of 26 598 fixture cells at 50 %, 2 at 100 %, none at 250 %, for a third more time.)
+// region whether its border is a grid line, a bevel or a gap. (OpenCV's third image, edges thickened by a pixel,
+// is left out: it finds few more cells for a third more time.)
 import type { Rect, RgbaImage } from '../common/types';
 import { Kernel } from '../speed/kernel';
 
@@ -14,7 +14,7 @@ export interface SquareLimits {
 
 /**
  * Every square, mostly filled region of the binary images (as OpenCV's contours would give them). The pixel
- * work runs in WebAssembly (src/speed/wasm/outlines.ts): grey, the edge image, the local threshold, and each image's
+ * work runs in WebAssembly (speed/wasm/outlines.ts): grey, the edge image, the local threshold, and each image's
  * flat regions: runs of one value along each row, runs that overlap in neighbouring rows joined (union–find),
  * each region's bounding box and size.
  */
@@ -61,7 +61,7 @@ function squaresOf(kernel: OutlineKernel, { minSide, maxSide }: SquareLimits): R
 
 /**
  * Each outline's gap to the nearest outline after it along the axis, on about its line, where under 1.9 sides
- * (src/locate.ts's `gapsToNext`), found in the kernel.
+ * (locate.ts's `nearestGap` uses it), found in the kernel's `gapsToNext`.
  */
 export function gapsAlong(boxes: Rect[], axis: 'x' | 'y', side: number): Float64Array {
   return withOutlines(boxes, (kernel) => {
@@ -72,7 +72,7 @@ export function gapsAlong(boxes: Rect[], axis: 'x' | 'y', side: number): Float64
 
 /**
  * The union–find forest of the outlines, each joined to those on its lattice up to `link` pitches away
- * (src/locate.ts's `linked`), made in the kernel.
+ * (locate.ts's `lattices` uses it), made in the kernel's `linked`.
  */
 export function latticeForest(boxes: Rect[], pitchX: number, pitchY: number, link: number): number[] {
   return withOutlines(boxes, (kernel) => {
@@ -85,7 +85,7 @@ export function latticeForest(boxes: Rect[], pitchX: number, pitchY: number, lin
 }
 
 /**
- * The outlines' centres across x (or y) fitted to a lattice of cells (src/grid.ts's `fitGrid`; the kernel's
+ * The outlines' centres across x (or y) fitted to a lattice of cells (grid.ts's `fitGrid`; the kernel's
  * `fitAxis`): the left (or top) of its first cell, its pitch and its count of cells.
  */
 export function latticeFit(
@@ -101,8 +101,8 @@ export function latticeFit(
 }
 
 /**
- * The outlines written into the kernel, for `use`. Those loops in JS cost a first run ~10 ms (mine01, 488 outlines),
- * run as V8 first runs code.
+ * The outlines written into the kernel, for `use`: the loops over them run there, as JS they are slow until V8 has
+ * compiled them.
  */
 function withOutlines<T>(boxes: Rect[], use: (kernel: OutlineKernel) => T): T {
   const kernel = outlineKernel.get();
@@ -125,7 +125,7 @@ function withOutlines<T>(boxes: Rect[], use: (kernel: OutlineKernel) => T): T {
   }
 }
 
-/** The exports of src/speed/wasm/outlines.ts. */
+/** The exports of speed/wasm/outlines.ts. */
 interface OutlineKernel {
   memory: WebAssembly.Memory;
   BAND_ROWS: { value: number };

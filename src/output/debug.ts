@@ -64,7 +64,10 @@ function regionBox({ region }: Analysis, at: At): string {
   if (region === null) return '';
   const [x0, y0] = at(region.left, region.top);
   const [x1, y1] = at(region.left + region.width, region.top + region.height);
-  return `<rect x="${f(x0 - 3)}" y="${f(y0 - 3)}" width="${f(x1 - x0 + 6)}" height="${f(y1 - y0 + 6)}" fill="none" stroke="#f0f" stroke-width="3"/>`;
+  return (
+    `<rect x="${f(x0 - 3)}" y="${f(y0 - 3)}" width="${f(x1 - x0 + 6)}" height="${f(y1 - y0 + 6)}" ` +
+    `fill="none" stroke="#f0f" stroke-width="3"/>`
+  );
 }
 
 function gridLines(grid: Grid, at: At): string {
@@ -91,7 +94,8 @@ function cellLabel(grid: Grid, r: Reading, at: At, size: number): string {
   const ahead = r.distance / r.runnerUpDistance;
   const colour = r.unreadable ? '#ff9800' : ahead > 0.5 ? '#ff5252' : ahead > 0.25 ? '#ffd400' : '#69f0ae';
   const text = (tx: number, ty: number, s: string, fill: string, anchor: string) =>
-    `<text x="${f(tx)}" y="${f(ty)}" font-family="DejaVu Sans Mono, monospace" font-size="${f(font)}" font-weight="bold" text-anchor="${anchor}" ` +
+    `<text x="${f(tx)}" y="${f(ty)}" font-family="DejaVu Sans Mono, monospace" font-size="${f(font)}" ` +
+    `font-weight="bold" text-anchor="${anchor}" ` +
     `fill="${fill}" stroke="#000" stroke-width="${f(font * 0.22)}" paint-order="stroke">${escapeXml(s)}</text>`;
   return (
     text(x + 2, y + font, label, r.unreadable ? '#ff9800' : '#fff', 'start') +
@@ -103,10 +107,12 @@ function caption(analysis: Analysis, width: number): string {
   const { grid, skin, skinFit } = analysis;
   const words = [
     grid
-      ? `${grid.rows}×${grid.cols} at (${grid.left.toFixed(1)}, ${grid.top.toFixed(1)}) pitch ${grid.pitchX.toFixed(2)}×${grid.pitchY.toFixed(2)}`
+      ? `${grid.rows}×${grid.cols} at (${grid.left.toFixed(1)}, ${grid.top.toFixed(1)}) ` +
+        `pitch ${grid.pitchX.toFixed(2)}×${grid.pitchY.toFixed(2)}`
       : '',
     skin
-      ? `skin ${skin}${skinFit ? ` mean distance ${skinFit.meanDistance.toFixed(1)} / limit ${skinFit.maxDistance}` : ''}`
+      ? `skin ${skin}` +
+        (skinFit ? ` mean distance ${skinFit.meanDistance.toFixed(1)} / limit ${skinFit.maxDistance}` : '')
       : '',
     counterWords(analysis),
     analysis.error ?? analysis.status,
@@ -122,7 +128,8 @@ function caption(analysis: Analysis, width: number): string {
     lines
       .map(
         (line, i) =>
-          `<text x="6" y="${16 + 18 * i}" font-family="DejaVu Sans, sans-serif" font-size="13" fill="#fff">${escapeXml(line)}</text>`,
+          `<text x="6" y="${16 + 18 * i}" font-family="DejaVu Sans, sans-serif" font-size="13" fill="#fff">` +
+          `${escapeXml(line)}</text>`,
       )
       .join('')
   );

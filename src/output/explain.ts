@@ -64,7 +64,9 @@ function countText(analysis: Analysis, board: Board, source: string): string {
   const known = around.filter(({ ch }) => ch === '*' || ch === 'X' || (trust && ch === 'F')).length;
   const unknown = around.filter(({ ch }) => ch === '.' || ch === '?' || (!trust && ch === 'F')).map((n) => n.name);
   const left = Number(board.cells[row][col]) - known;
-  const shows = `${source} shows ${board.cells[row][col]}${known ? ` (${known} known mine${known === 1 ? '' : 's'} around it)` : ''}`;
+  const shows =
+    `${source} shows ${board.cells[row][col]}` +
+    (known ? ` (${known} known mine${known === 1 ? '' : 's'} around it)` : '');
   if (left < 0) return `${shows}: too many mines already`;
   const mines = `${left}${known ? ' more' : ''} mine${left === 1 ? '' : 's'}`;
   return `${shows}: ${mines} ${unknown.length ? `among ${unknown.join(', ')}` : 'but no unknown cell around it'}`;
@@ -76,5 +78,8 @@ function totalText(analysis: Analysis, board: Board): string {
   const known = cells.filter((ch) => ch === '*' || ch === 'X' || (trust && ch === 'F')).length;
   const unknown = cells.filter((ch) => ch === '.' || ch === '?' || (!trust && ch === 'F')).length;
   const total = board.totalMines ?? 0;
-  return `the total: ${total} mines in the game${known ? `, ${known} known` : ''} → ${total - known} among the ${unknown} unknown cells`;
+  return (
+    `the total: ${total} mines in the game${known ? `, ${known} known` : ''} → ` +
+    `${total - known} among the ${unknown} unknown cells`
+  );
 }

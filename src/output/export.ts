@@ -29,7 +29,8 @@ function toMine(board: Board): Exported {
   if (mines === null) {
     mines = STANDARD[`${board.rows}x${board.cols}`] ?? Math.round(board.rows * board.cols * EXPERT_DENSITY);
     notes.push(
-      `no total mine count known: the header says ${mines} (standard game of this size, or expert density); give --mines`,
+      `no total mine count known: the header says ${mines} ` +
+        '(standard game of this size, or expert density); give --mines',
     );
   }
   const symbol = (ch: string) => (/^[0-8]$/.test(ch) ? ch : ch === 'F' || ch === '*' || ch === 'X' ? 'F' : 'H');

@@ -90,8 +90,8 @@ export function legend(image: RgbaImage, grid: Grid, marks: Marks): { box: Rect;
 /**
  * The box, a translucent rounded rectangle, as its two ends (rounded corners and a column past them) and columns of
  * its middle stamped across, MIDDLE at a time and then one at a time: each a clip of the same rectangle drawn just
- * wider than its two ends and MIDDLE columns. Drawn whole, a box was a tile of its own for each width (a count gaining
- * a digit widens it), 90–160 KB each, kept (render.ts, tilecache.ts) beside a few KB of marks.
+ * wider than its two ends and MIDDLE columns. Drawn whole, a box would be a large tile of its own for each width (a
+ * count gaining a digit widens it), kept (render.ts, tilecache.ts) beside a few small ones of marks.
  */
 function boxPieces(left: number, top: number, width: number, height: number, rx: number): Piece[] {
   const end = Math.ceil(rx) + 1;
@@ -112,7 +112,10 @@ function boxPieces(left: number, top: number, width: number, height: number, rx:
 const MIDDLE = 16;
 
 function roundedBox(x: number, width: number, height: number, rx: number): string {
-  return `<rect${x ? ` x="${x}"` : ''} width="${width}" height="${height}" rx="${rx.toFixed(1)}" fill="#000" fill-opacity="0.75"/>`;
+  return (
+    `<rect${x ? ` x="${x}"` : ''} width="${width}" height="${height}" rx="${rx.toFixed(1)}" ` +
+    `fill="#000" fill-opacity="0.75"/>`
+  );
 }
 
 /** Pixels around a piece's drawing, for its antialiased edges and the marks' outlines. */
@@ -139,7 +142,9 @@ function written(text: string, x: number, baseline: number, size: number): Piece
 /** White text on a piece wide enough for an em a character (no glyph of DejaVu Sans is wider; bold a tenth more). */
 function textPiece(text: string, x: number, baseline: number, size: number, bold = false): Piece {
   const above = size + PAD;
-  const font = `font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" fill="white"${bold ? ' font-weight="bold"' : ''}`;
+  const font =
+    `font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" fill="white"` +
+    (bold ? ' font-weight="bold"' : '');
   return {
     svg: `<text x="${PAD}" y="${above}" ${font}>${escapeXml(text)}</text>`,
     left: x - PAD,

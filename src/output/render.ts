@@ -14,8 +14,8 @@ export interface RenderOptions {
   /**
    * The caller has no further use for the screenshot's pixels: the marks are painted onto them rather than onto a
    * copy, the PNG's rows are then written over them, and the next screenshot of that size is decoded into them
-   * (png.ts `recyclePixels`). A batch worker then allocates two whole screenshots less per file: ~20 MB less peak
-   * memory at --jobs 2, and fewer full garbage collections.
+   * (speed/png.ts `recyclePixels`). A batch worker then allocates two whole screenshots less per file, which lowers
+   * its peak memory and the number of full garbage collections.
    */
   consume?: boolean;
 }
@@ -24,8 +24,8 @@ export interface RenderOptions {
  * Draws the marks over the screenshot: the result is a PNG the size of the input. What is rasterised is a small
  * sheet (stamps.ts): each look of a cell's marks and each piece of the legend once, stamped wherever it goes
  * (rasterising an SVG of the whole board costs more than encoding the PNG); a tile drawn for an earlier
- * screenshot, or by an earlier run (tilecache.ts), is not drawn again (`drawnTiles`), and a sheet with no new tile is
- * not rasterised at all: sharp is then not loaded.
+ * screenshot, or by an earlier run (tilecache.ts), is not drawn again (`drawnTiles`), and a sheet with no new tile
+ * is not rasterised at all: sharp is then not loaded.
  */
 export async function render(image: RgbaImage, grid: Grid, marks: Marks, options: RenderOptions = {}): Promise<Buffer> {
   const fromDisk = new Map<string, RgbaImage>();
@@ -56,8 +56,8 @@ export async function render(image: RgbaImage, grid: Grid, marks: Marks, options
 
 /**
  * Tiles rasterised before, by their size and SVG (`Stamp.tile`), most recently used last: a batch of one game's
- * screenshots draws the same few looks again and again (rasterising them took ~5 % of a batch's time). At most
- * TILE_BYTES of pictures.
+ * screenshots draws the same few looks again and again, and rasterising them is costly. At most TILE_BYTES of
+ * pictures.
  */
 const drawnTiles = new Map<string, RgbaImage>();
 let tileBytes = 0;
@@ -102,14 +102,15 @@ function cropped(sheet: RgbaImage, { left, top, width, height }: Rect): RgbaImag
 let warmed: Promise<unknown> | undefined;
 
 /**
- * Starts libvips' first text on its own threads (fontconfig finding the fonts: ~10 ms of a fresh process), to be
+ * Starts libvips' first text on its own threads (fontconfig finding the fonts is slow in a fresh process), to be
  * done by the time an annotated image is drawn. Once per process; what fails here is the drawing's to report. Not
  * when earlier runs left tiles on disk: the drawing is then likely to need none, and sharp is not loaded.
  */
 export function warmRender(): void {
   if (warmed === undefined && storedTiles().size > 0) warmed = Promise.resolve();
   const text =
-    '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><text y="8" font-family="DejaVu Sans, Arial, sans-serif" font-size="8">0</text></svg>';
+    '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">' +
+    '<text y="8" font-family="DejaVu Sans, Arial, sans-serif" font-size="8">0</text></svg>';
   warmed ??= vips()(Buffer.from(text))
     .raw()
     .toBuffer()

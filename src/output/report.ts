@@ -15,7 +15,7 @@ export interface JsonConflict {
   total: boolean;
 }
 
-/** The JSON contract of DESIGN.md (stable: extend, don't rename). */
+/** The JSON that --json prints, one per input: a contract (stable: extend, don't rename). */
 export interface JsonResult {
   file: string;
   status: Analysis['status'];
@@ -186,5 +186,8 @@ export function batchSummary(results: { analysis: Analysis; ms: number }[]): str
   const count = (status: Analysis['status']) => results.filter((r) => r.analysis.status === status).length;
   const times = results.map((r) => r.ms).sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] ?? 0;
-  return `${results.length} files: ${count('ok')} ok, ${count('inconsistent')} inconsistent, ${count('error')} error (median ${Math.round(median)} ms a file)`;
+  return (
+    `${results.length} files: ${count('ok')} ok, ${count('inconsistent')} inconsistent, ${count('error')} error ` +
+    `(median ${Math.round(median)} ms a file)`
+  );
 }

@@ -150,8 +150,8 @@ function cellDrawings(grid: Grid, marks: Marks): { left: number; top: number; sv
 
 /**
  * Each kind of mark as drawn before on a tile of this geometry (the pitch, the cell's offset within a pixel): a
- * batch of one game's screenshots draws the same marks on the same tiles again and again. Building their SVG was
- * V8's costliest compilation in a batch (~80 ms, twice per worker). At most MAX_LOOKS tiles are kept.
+ * batch of one game's screenshots draws the same marks on the same tiles again and again, and building their SVG
+ * is costly (its code is among the costliest V8 compiles in a batch). At most MAX_LOOKS tiles are kept.
  */
 function looksOf(tile: Grid): string[] {
   const key = `${tile.pitchX} ${tile.pitchY} ${tile.left} ${tile.top}`;

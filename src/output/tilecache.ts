@@ -1,6 +1,6 @@
 // Tiles (a mark's or a legend piece's picture, render.ts) kept on disk between runs: screenshots of one game at one
-// size are marked with the same few tiles, so a run that finds all of its tiles here never loads sharp (~60 ms of a
-// fresh run). A tile is named by its size and SVG; the file also records the sharp that drew them and the state of
+// size are marked with the same few tiles, so a run that finds all of its tiles here never loads sharp, which is
+// slow to load. A tile is named by its size and SVG; the file also records the sharp that drew them and the state of
 // the fonts their text was set in, and is passed over when either has changed. Where: $MINE_ASSIST_CACHE, else
 // $XDG_CACHE_HOME/mine-assist, else ~/.cache/mine-assist; MINE_ASSIST_CACHE=off keeps nothing. The cache is a help
 // only: a file that cannot be read or written is ignored. Only the main thread writes it: once a run (a batch's
@@ -13,8 +13,8 @@ import type { RgbaImage } from '../common/types';
 import { ROOT } from '../common/paths';
 
 /**
- * The file's tiles are trimmed to about this many bytes of pixels, the least recently used first: every run reads it
- * (~3.5 ms a MB here). One game at one size is ~80–180 KB of tiles.
+ * The file's tiles are trimmed to about this many bytes of pixels, the least recently used first: every run reads
+ * it, so it is kept small. One game at one size is ~80–180 KB of tiles.
  */
 const STORED_BYTES = 512 << 10;
 

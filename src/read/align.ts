@@ -8,7 +8,7 @@ import { shiftGrid } from '../image/pixels';
 import { edgeSums, lineShiftsOn } from '../image/patch';
 import { mean, median } from '../common/stats';
 
-// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+// Math's functions as module constants: under jest every lookup of the global Math is slow.
 const { abs, ceil, floor, max, min, round } = Math;
 
 const trace = debuglog('mine-assist');
@@ -18,16 +18,14 @@ const trace = debuglog('mine-assist');
  * the board's centre, with the shift re-checked a step each way). A step is a pixel of the templates, not
  * of the screenshot: 2.5 px on a board scaled 250 %, half a pixel at 50 %. Both searches climb: the shift
  * moves to its best neighbour while that fits better, a pitch goes further off only while that helps.
- * Last, on a board drawn at twice the templates' size or more, the shift is tried half a step each way:
- * a whole pixel of the screenshot or more, where a large cell read with small templates fits sharply (on cells of
- * 80 px or more, a quarter step after: ace at 250 %, its grid 1.7 px off, a template pixel being 2.5). On a
- * board at the skin's own cell size, the grid is then also tried at that pitch on whole pixels (`sizeDrawn`), even
- * when the sample fitted at once: it is mostly plain cells (KMines classic's 31 px board fitted at 30.95 px: 1.95 on
- * the sample, its 1s up to 0.46 of the limit from their template). Where the climb's steps are under a pixel, the
- * whole pixels are tried first (then on from the best a pixel at a time), and the climbs only when those fit no
- * better than the grid as found: a game draws its cells on whole pixels, and steps under a pixel only lead there
- * (mine01 with its learned skin: 33 fits of the sample, ~3 ms, became 18; of the fixtures and the eval's copies,
- * ace's boards at 12 px: every reading the same).
+ * Last, on a board drawn at twice the templates' size or more, the shift is tried half a step each way (a whole
+ * pixel of the screenshot or more, where a large cell read with small templates fits sharply), and on cells of
+ * 80 px or more a quarter step after. On a board at the skin's own cell size, the grid is then also tried at that
+ * pitch on whole pixels (`sizeDrawn`), even when the sample fitted at once: the sample is mostly plain cells, which
+ * fit about as well a little off while the counts sit off their templates. Where the climb's steps are under a
+ * pixel, the whole pixels are tried first (then on from the best a pixel at a time), and the climbs only when those
+ * fit no better than the grid as found: a game draws its cells on whole pixels, and steps under a pixel only lead
+ * there.
  */
 export function alignToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   const sample = sampleCells(grid, 64);
@@ -108,9 +106,9 @@ function climbToSkin(
 /**
  * The grid at the skin's own cell size (`sizeDrawn`) placed on whole pixels, a pixel each way around the middle of
  * the grid as found and as climbed, where that fits the sample clearly better (WHOLE_GAIN) than `at`, or `at`. The
- * climbs, in steps of a twentieth of a cell, stop short of a whole pixel on a small cell and step past it on a large
- * one (ace's 36 px boards: left 1-2 px off); a game at its own size draws on whole pixels. Not every game's cells fit
- * best there: xbomb's 50 px ones fit a quarter pixel off, where the climbs find them.
+ * climbs, in steps of a twentieth of a cell, stop short of a whole pixel on a small cell and can step past it on a
+ * large one; a game at its own size draws on whole pixels. Not every game's cells fit best there: xbomb's 50 px
+ * ones fit a quarter pixel off, where the climbs find them.
  */
 function onWholePixels(
   image: RgbaImage,
@@ -144,7 +142,7 @@ function onWholePixels(
 
 /**
  * From a placement on whole pixels, a pixel at a time to the neighbour that fits the sample better, while one does:
- * around a grid found 1.5 px or more off (mine01's, moved so), a pixel each way stops a pixel short of the cells.
+ * around a grid found 1.5 px or more off, a pixel each way stops a pixel short of the cells.
  */
 function climbWholePixels(
   image: RgbaImage,
@@ -178,14 +176,16 @@ const WHOLE_PIXEL = [
   [-1, 1],
   [1, -1],
 ];
-/** A whole-pixel placement is kept when it fits the sample this much better: ace's 12 px boards as JPEG q=50 gain 0.67-0.80; noise 0.96-0.99. */
+/**
+ * A whole-pixel placement is kept when it fits the sample this much better (relative): between what a true
+ * placement gains and what noise gives, found by measurement on the fixtures.
+ */
 const WHOLE_GAIN = 0.9;
 
 /**
- * The size of the skin's square templates the board's pitch is within MAX_SNAP of (none for uneven lines): the game drew
- * its cells on whole pixels, and a grid a pixel off may fit the many plain cells about as well (ace's dotted cells, cut
- * at two offsets) while every count sits a pixel off its template (ace's 12 px 3s read 0.61 of the limit away, a hair from
- * unreadable; its 36 px 2s 0.41).
+ * The size of the skin's square templates the board's pitch is within MAX_SNAP of (none for uneven lines): the game
+ * draws its cells on whole pixels, and a grid a pixel off may fit the many plain cells about as well while every
+ * count sits a pixel off its template, close to unreadable.
  */
 function sizeDrawn(grid: Grid, skin: Skin): number | undefined {
   if (grid.lefts || grid.tops) return undefined;
@@ -198,12 +198,11 @@ function sizeDrawn(grid: Grid, skin: Skin): number | undefined {
  * pixel apart; scaled by 150 % or 250 %, half a pixel) and its start placed anew to half a pixel, around the
  * same middle, when that fits the skin clearly better (SNAP_GAIN, on the sample's median: strips of
  * desktop the grid may still hold fit nowhere either way) and not clearly worse on the sample's mean: the median
- * follows the many plain cells, which may fit best a pixel from where the few glyphs do (xbomb's 20 px cells
- * at 80 %: moved 1.26 px, every 1 read no nearer its template than a 2's, the board's first column trimmed).
- * On a JPEG the fitted pitch drifts a fraction of a percent, and on sharp textures a grid half a pixel off fits
- * far worse (KMines' grass: 5.2 on the cells, 12.7 half a pixel off), so the climbs, in steps of a twentieth of
- * a cell, stop short of it. GNOME Mines draws its cells a fraction of a pixel apart (22.8 px): a whole pitch
- * fits its JPEG about as well in the sample and worse elsewhere, and is not kept.
+ * follows the many plain cells, which may fit best a pixel from where the few glyphs do. On a JPEG the fitted
+ * pitch drifts a fraction of a percent, and on sharp textures (KMines' grass) a grid half a pixel off fits far
+ * worse, so the climbs, in steps of a twentieth of a cell, stop short of it. GNOME Mines draws its cells a
+ * fraction of a pixel apart (22.8 px): a whole pitch fits its JPEG about as well in the sample and worse
+ * elsewhere, and is not kept.
  */
 export function snapToPixels(image: RgbaImage, grid: Grid, skin: Skin): Grid {
   if (onOwnPixels(grid, skin)) return grid;
@@ -238,7 +237,10 @@ function onOwnPixels(grid: Grid, skin: Skin): boolean {
   );
 }
 
-/** The sample's mean distance, each cell's capped at the skin's limit: a cell that fits nowhere counts alike on any grid. */
+/**
+ * The sample's mean distance, each cell's capped at the skin's limit: a cell that fits nowhere counts alike on any
+ * grid.
+ */
 function cappedMean(image: RgbaImage, grid: Grid, skin: Skin, sample: Coord[]): number {
   return mean(nearestDistances(image, grid, skin, sample).map((d) => min(d, skin.maxDistance)));
 }
@@ -265,19 +267,19 @@ const MAX_SNAP = 0.006;
 const SNAP_OFFSETS = [-1, -0.5, 0, 0.5, 1];
 const SNAP_GAIN = 0.75;
 /**
- * A snap may fit the sample's mean this much worse: ace's 6 px cells at 50 %, 1.4 % worse there and 37 % better on
- * the median; xbomb's 18 px cells at 90 %, 8.9 % worse there, four 4s left unreadable.
+ * A snap may fit the sample's mean this much worse (relative): a right snap of small cells may cost the mean a
+ * little while the median gains much; a wrong one costs the mean more, and leaves counts unreadable.
  */
 const MEAN_SLACK = 1.05;
 
 /**
  * Where most of a board is plain (open 0s fit anywhere) and hidden cells fit a few pixels either way, only
  * the count glyphs tell where the cells are, and only within a pixel or two: the sample's mean is flat
- * elsewhere and a climb in whole steps of 2 px or more has nothing to follow (xbomb's 75 px cells at 150 %,
- * 6 px off; with smaller steps the climb lands near enough to feel the glyphs). The cells that fit
- * no template are then tried alone at every half step within two steps each way. Their best shift is
- * returned if there they fit, and twice as well as before (the caller keeps it only if the whole sample
- * fits better too); cells that fit nowhere (a panel in the grid's outer strip) leave the grid as it was.
+ * elsewhere and a climb in whole steps of 2 px or more has nothing to follow (with smaller steps the climb
+ * lands near enough to feel the glyphs). The cells that fit no template are then tried alone at every half
+ * step within two steps each way. Their best shift is returned if there they fit, and twice as well as before
+ * (the caller keeps it only if the whole sample fits better too); cells that fit nowhere (a panel in the grid's
+ * outer strip) leave the grid as it was.
  */
 function searchMisfits(image: RgbaImage, grid: Grid, skin: Skin, sample: Coord[], step: number): Grid {
   const distances = nearestDistances(image, grid, skin, sample);
@@ -403,7 +405,8 @@ export function lineAligned(image: RgbaImage, grid: Grid): Grid {
  * How far each column (axis 'x') or row sits from its uniform position, relative to the median line. Each line's
  * strip of edge strength is scored against the mean strip at every shift; the shifts chosen maximise the
  * total score while moving at most a pixel from one line to the next, as a whole-pixel layout does. The
- * mean strip is then taken again at the shifts found, a few rounds (in the cells' kernel, patch.ts's `lineShiftsOn`).
+ * mean strip is then taken again at the shifts found, a few rounds (in the cells' kernel: image/patch.ts's
+ * `lineShiftsOn`).
  */
 function lineShifts(image: RgbaImage, grid: Grid, axis: 'x' | 'y'): number[] {
   const vertical = axis === 'x';
@@ -475,7 +478,7 @@ export function growToSkin(image: RgbaImage, grid: Grid, skin: Skin): Grid {
 }
 
 const GROW_READ = 0.8;
-/** Rounds of growth (a strip a side each): an AVIF's smeared dotted lines left ace's 32×32 board six columns short. */
+/** Rounds of growth (a strip a side each): smeared lines in a lossy image can leave a grid several columns short. */
 const MAX_GROWTH = 16;
 
 function extended(g: Grid, side: Side): Grid {

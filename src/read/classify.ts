@@ -4,7 +4,7 @@ import { cellPatch, type KernelReadings, matchOf, type Patch, readInKernel, rmsD
 import { prepareTemplates, type PreparedSkin } from './templates';
 import { exactReading } from './exact';
 
-// Math's functions as module constants: under jest every lookup of the global Math costs ~100 ns.
+// Math's functions as module constants: under jest every lookup of the global Math is slow.
 const { min, sqrt } = Math;
 
 /**
@@ -12,7 +12,7 @@ const { min, sqrt } = Math;
  * and the cell's (both only ever shrink), so an upscaled screenshot, which lacks the fine texture of a
  * native large template, still meets its small template at that template's own detail. A best match that
  * is too far, or too close to the best match of another label, makes the cell unreadable: read as hidden,
- * and reported. The cells are searched in the kernel (patch.ts's `readInKernel`), all in one call.
+ * and reported. The cells are searched in the kernel (image/patch.ts's `readInKernel`), all in one call.
  */
 export function classify(image: RgbaImage, grid: Grid, skin: Skin, options: ClassifyOptions = {}): Reading[] {
   const prepared = prepareTemplates(skin, grid);
@@ -95,7 +95,7 @@ function readingOf(
   row: number,
   col: number,
 ): Reading {
-  // plain constants, not destructured pairs: a pair is made each time until V8 compiles this, 480 cells a board
+  // plain constants, not destructured pairs: a pair is made each time until V8 compiles this, and it runs per cell
   const { labels } = prepared;
   const j = found.second(k);
   const best = labels[found.first(k)];
@@ -236,8 +236,8 @@ function mayBeFlag(image: RgbaImage, grid: Grid, skin: Skin, reading: Reading): 
 
 /**
  * A count that fits its nearest template this loosely (a share of the skin's limit) may be a count the skin
- * lacks: KMines' default theme has no 6, and a 6 sat 0.75–0.84 of the limit from its 5 (at 50 % and on a
- * desktop, clear of the runner-up 3), where no count read right in the eval's copies sat past 0.68.
+ * lacks (KMines' default theme has no 6: a 6 sits further than this from its 5), while counts read right sit
+ * closer. Found by measurement on the eval's copies.
  */
 const LOOSE_COUNT = 0.65;
 const COUNTS = new Set([...'12345678']);
@@ -249,10 +249,9 @@ const BLANK = new Set(['0', '.']);
 const RESCUE_DISTANCE = 0.35;
 
 /**
- * The share of a rescued cell's distance from its best template (where that and the blank differ) that may lie off
- * the line between the two colours. Blur and compression blend a count with its background, which stays near the
- * line: no more than 0.26 in the eval's copies (xbomb's 1s as JPEG). A count of another colour the skin lacks does
- * not (xbomb's green 2 against its red 3 at 75 %: 0.37-0.43).
+ * The share of a rescued cell's distance from its best template (where that and the blank differ) that may lie
+ * off the line between the two colours. Blur and compression blend a count with its background, which stays near
+ * the line; a count of another colour, which the skin lacks, does not. Found by measurement on the eval's copies.
  */
 const OFF_LINE = 0.3;
 

@@ -9,9 +9,9 @@ const INSET = 0.12;
 /** Cells closer than this (RMS, 0-255) to a cluster's mean join it. */
 const CLUSTER_DISTANCE = 10;
 /**
- * More looks than this is a texture (a lawn of grass tiles), not a board's few kinds of cells: boards read
- * here showed at most ~110 (KMines' 16×30 with JPEG noise). Clustering every cell of a texture apart costs
- * seconds (each cell against every look so far).
+ * More looks than this is a texture (a lawn of grass tiles), not a board's few kinds of cells, which stay well
+ * under it even with JPEG noise. Clustering every cell of a texture apart would be slow (each cell against every
+ * look so far).
  */
 const MAX_LOOKS = 256;
 

@@ -2,7 +2,7 @@
 // the grid: its counts along that side see cells not read, so they cannot be used, nor a mine total.
 import type { Coord, Grid, Reading, Rect, RgbaImage, Side, Skin } from '../common/types';
 import { cellLeft, cellTop, gridEdges } from '../image/pixels';
-import { classify } from '../read/classify';
+import { classify } from './classify';
 import { debuglog } from 'node:util';
 
 const trace = debuglog('mine-assist');
@@ -16,7 +16,7 @@ export type { Side };
  * of cut cells is crossed by their borders every pitch, even where the cells are flat tiles with faint gaps
  * (GNOME Mines) and the strip is plain on the whole; or some of it looks like the edge of a covered cell
  * (`showsCells`). A strip too thin to tell counts as cut, but where the skin knows the game's window ends there
- * (`windowed`: frame.ts `windowSides`) a pixel is enough to look at.
+ * (`windowed`: locate/frame.ts `windowSides`) a pixel is enough to look at.
  */
 export function cutSides(image: RgbaImage, grid: Grid, readings: Reading[] = [], windowed: Side[] = []): Side[] {
   const { left, top, right, bottom } = gridEdges(grid);
@@ -87,8 +87,8 @@ interface Strip {
 }
 
 /**
- * The strip starts this share of a pitch (at least a pixel) from the grid's edge: a board scaled up blurs its outer line
- * out past it (ace's dotted line at 250 %, crossed at every cell, rang a pixel above a grid at the skin's place).
+ * The strip starts this share of a pitch (at least a pixel) from the grid's edge: a board scaled up blurs its outer
+ * line out past the edge.
  */
 const GAP = 0.04;
 
@@ -102,7 +102,10 @@ const MIN_STRIP = 2;
 const PLAIN = 12;
 const MAX_PERIOD = 6;
 
-/** The lag at which the strip varies least (its pattern's period; 1 for a flat strip) if it is plain there, else null. */
+/**
+ * The lag at which the strip varies least (its pattern's period; 1 for a flat strip) if it is plain there, else
+ * null.
+ */
 function plainLag(image: RgbaImage, strip: Strip, pitch: number): number | null {
   let best = { lag: 1, variation: Infinity };
   for (let lag = 1; lag <= Math.max(MAX_PERIOD, Math.round(pitch / 6)); lag++) {

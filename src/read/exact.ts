@@ -1,6 +1,6 @@
 // A cell drawn pixel for pixel as one of the templates (a crisp screenshot at the skin's own scale): its
 // reading is known without measuring it against every template. The kernel finds the template it equals
-// (src/speed/wasm/patch.ts's `sameTemplate`); what that reads as is decided here.
+// (speed/wasm/patch.ts's `sameTemplate`); what that reads as is decided here.
 import type { Cell, Reading } from '../common/types';
 import { templateDistances } from '../image/patch';
 import type { Prepared, PreparedSkin } from './templates';

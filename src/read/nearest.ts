@@ -59,7 +59,10 @@ export function medianNearest(
   return distances.sort()[Math.floor(distances.length / 2)] ?? 0;
 }
 
-/** Indices of `cells`, those that fit `grid` worst first (ties in their order): an order for measuring grids near it. */
+/**
+ * Indices of `cells`, those that fit `grid` worst first (ties in their order): an order for measuring grids near
+ * it.
+ */
 export function worstFirst(image: RgbaImage, grid: Grid, skin: Skin, cells: Coord[]): number[] {
   const distances = nearestDistances(image, grid, skin, cells);
   // a comparator's result as a small integer: a difference of distances is a double, boxed on each return
@@ -69,7 +72,7 @@ export function worstFirst(image: RgbaImage, grid: Grid, skin: Skin, cells: Coor
 }
 
 /**
- * The cells measured (nearestCells, patch.ts) into the grid's distances known so far, per image and skin: the
+ * The cells measured (nearestCells, image/patch.ts) into the grid's distances known so far, per image and skin: the
  * searches that place a grid come back to the grids they measured (the grid just found better, measured whole to
  * order the next; the grid before and after a step that changed nothing).
  */

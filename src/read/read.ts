@@ -45,11 +45,13 @@ export async function readBoard(
   if (skinless && readsEnough(skinless.readings)) return skinless;
   if (distant)
     throw new Error(
-      `no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); teach it one with 'mine-assist learn'`,
+      `no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); ` +
+        "teach it one with 'mine-assist learn'",
     );
   if (misplaced) {
     throw new MisplacedError(
-      `no board found: the grid of ${read.grid.rows}×${read.grid.cols} cells here fits skin ${read.skin.name} as well half a cell off, so these are not cells it can place`,
+      `no board found: the grid of ${read.grid.rows}×${read.grid.cols} cells here fits skin ${read.skin.name} ` +
+        'as well half a cell off, so these are not cells it can place',
       () => {
         const moved = placedHalfACellOver(view, read);
         const poor =
@@ -64,7 +66,8 @@ export async function readBoard(
   if (small)
     throw new Error(`no board found: only ${read.grid.rows}×${read.grid.cols} cells look like skin ${read.skin.name}`);
   throw new Error(
-    `the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells match no template of skin ${read.skin.name}`,
+    `the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells ` +
+      `match no template of skin ${read.skin.name}`,
   );
 }
 
@@ -82,10 +85,10 @@ export class MisplacedError extends Error {
 }
 
 /**
- * A grid the skin cannot place may sit half a cell off (KMines' grass at 50 %: its outlines fell there, and
- * aligning moves a grid a few pixels only): its cells then straddle two of the board's, so it is read again
- * half a cell back with a row or column more (each way, then both), strips that are not board trimmed as
- * always, and kept only if the skin places those cells (the best fit of them).
+ * A grid the skin cannot place may sit half a cell off (the outlines of textured tiles such as KMines' grass can
+ * fall there, and aligning moves a grid a few pixels only): its cells then straddle two of the board's, so it is
+ * read again half a cell back with a row or column more (each way, then both), strips that are not board trimmed
+ * as always, and kept only if the skin places those cells (the best fit of them).
  */
 function placedHalfACellOver(view: RgbaImage, read: SkinReading): SkinReading | null {
   const { grid, skin } = read;
@@ -105,7 +108,7 @@ function placedHalfACellOver(view: RgbaImage, read: SkinReading): SkinReading | 
 }
 
 /**
- * A screenshot shrunk below the skin's templates (ace's 12 px skin on a board saved at 50 %, 6 px cells) may
+ * A screenshot shrunk below the skin's templates (a 12 px skin on a board saved at 50 %, 6 px cells) may
  * fit them poorly compared the usual way, both area-averaged to one size. Read again on its own pixels
  * (resampled.ts), each cell that reads there gets that distance, and the board is judged again.
  */
@@ -157,7 +160,7 @@ const skinCache = new Map<string, Promise<Skin>>();
 
 /**
  * Starts loading the skins a reading will try, so that it happens while the screenshot decodes (on libvips'
- * threads). A skin that fails to load fails the reading, as before: its error waits for it.
+ * threads). A skin that fails to load still fails the reading: its error waits for it.
  */
 export function preloadSkins(skinName: SkinChoice): void {
   if (skinName !== 'none') skinsToTry(skinName).catch(() => undefined);
@@ -274,8 +277,8 @@ const POOR_FIT = 0.5;
 
 /**
  * Cells smaller than this (pixels) are not read: shrunk that far, a template is a few pixels and matches a
- * fine texture as well as a board. ace's 32×32 boards at 50 % have 6 px cells and are read; its dotted
- * backdrop at 250 % (a "board" of 5 px cells) must still lose to the real board (test/vision.test.ts).
+ * fine texture as well as a board. Boards at 50 % with 6 px cells are read; a dotted backdrop of 5 px "cells"
+ * must still lose to the real board (test/vision.test.ts).
  */
 const MIN_PITCH = 5;
 

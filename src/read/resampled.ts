@@ -12,7 +12,7 @@ const { abs, ceil, floor, max, min, round, sqrt } = Math;
 
 /**
  * Templates this many times the cell's size or more are shrunk onto it; up to MAX_SHRINK (cost grows with it).
- * ace's 12 px 3 at 75–90 % (9–11 px) sits 0.82 as far from the cell as its 2 when both are area-averaged.
+ * Shrunk even this little and area-averaged, a count's own template sits hardly nearer it than another count's.
  */
 const MIN_SHRINK = 1.1;
 const MAX_SHRINK = 4.5;
@@ -21,9 +21,7 @@ const MAX_SHRINK = 4.5;
  * The places tried around a cell's place (pixels): every STEP within NEAR, then, if no label is read there, every
  * 2 × STEP out to REACH; each time also the eight places 1/PHASES px around each label's best (templates are placed
  * to 1/PHASES px). The grid's start is snapped to half a pixel where the many plain cells fit best, which may be
- * 0.75 px from where the cells were drawn (ace's s3-05 at 75 %: its 60 3s unreadable within half a pixel); and a
- * count may fit twice as far an eighth of a pixel off (ace's 3 at 75 %: 6.0 at its place, 13.9 an eighth off; seed
- * 34's 05, its grid's pitch fitted 0.08 % short).
+ * 0.75 px from where the cells were drawn; and a count may fit twice as far an eighth of a pixel off.
  */
 const NEAR = 0.5;
 const REACH = 1;
@@ -49,11 +47,17 @@ function placesWithin(reach: number, step: number): [number, number][] {
   return places;
 }
 
-/** A label is read when its template sits this close (share of the skin's limit) and this much closer than any other label's. */
+/**
+ * A label is read when its template sits this close (share of the skin's limit) and this much closer than any other
+ * label's.
+ */
 const SURE = 0.3;
 const RATIO = 0.5;
 
-/** A template shrunk onto the pixels of a cell whose left/top edge falls at one phase: RGB per pixel, and where those pixels start. */
+/**
+ * A template shrunk onto the pixels of a cell whose left/top edge falls at one phase: RGB per pixel, and where those
+ * pixels start.
+ */
 interface Shrunk {
   rgb: Float64Array;
   width: number;
@@ -66,8 +70,8 @@ interface Shrunk {
 /**
  * Readings with each unreadable cell read again against the larger templates shrunk onto its pixels; on a board
  * smaller than every template, each count read not clearly (CLEAR) must also be read so there, against the open
- * cells' templates of the skin's smallest sizes (the board's own, shrunk; ace's 12 px at 60 %), or is unreadable
- * (`confirmed`). For a board already accepted (read.ts): each cell costs a few hundred template placements.
+ * cells' templates of the skin's smallest sizes (the board's own, shrunk), or is unreadable (`confirmed`). For a
+ * board already accepted (read.ts): each cell costs a few hundred template placements.
  */
 export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings: Reading[]): Reading[] {
   const shrunk = skin.templates.every(
@@ -89,7 +93,10 @@ export function readResampled(image: RgbaImage, grid: Grid, skin: Skin, readings
   });
 }
 
-/** The open cells' labels: a count's own pixels are compared with these alone (a count is never near a hidden cell or a flag). */
+/**
+ * The open cells' labels: a count's own pixels are compared with these alone (a count is never near a hidden cell or
+ * a flag).
+ */
 const OPEN = /^[0-8]$/;
 
 /**
@@ -97,16 +104,19 @@ const OPEN = /^[0-8]$/;
  * (KMines `default` draws 34 and 37 px cells, GNOME `bgcolors` 23 and 30; ace's next size, 24 px, is another font).
  */
 const SIZE_SPREAD = 1.5;
-/** A count this near its template (share of the skin's limit) is read as drawn: one the skin lacks sat 0.41 or more from another's. */
+/**
+ * A count this near its template (share of the skin's limit) is read as drawn: a count the skin lacks sits further
+ * than this from another count's.
+ */
 const CLEAR = 0.25;
 const COUNT = /^[1-8]$/;
 
 /**
  * Whether a count's own pixels say the same: the label nearest there, within CONFIRM of the skin's limit and at most
  * RATIO as far as any other. A count the skin lacks can sit nearer another count's template than the blank's when
- * both are area-averaged to a few pixels (ace's 2 without its templates, at 60 %: 681 of 815 read as 3, 0.42-0.63 of
- * the limit away); on its own pixels it sits 0.59-0.87 of the limit from that 3, at least 0.65 as far as from the
- * next label. Counts read right there: at most 0.45, 0.30 (all held-out ace shots at 60 %).
+ * both are area-averaged to a few pixels; on its own pixels it sits further than CONFIRM from that template, and
+ * not clearly nearer it than the next label's (RATIO), while counts read right pass both. Found by measurement on
+ * the held-out shots.
  */
 function confirmed(on: OnPixels, label: Cell, skin: Skin): boolean {
   const [first, second] = on.nearest;
@@ -123,7 +133,10 @@ interface OnPixels {
   reading?: Reading;
 }
 
-/** Reads cells on the screenshot's own pixels against the skin's templates larger than the grid's cells; none if it has none. */
+/**
+ * Reads cells on the screenshot's own pixels against the skin's templates larger than the grid's cells; none if it
+ * has none.
+ */
 function pixelReader(
   image: RgbaImage,
   grid: Grid,
@@ -200,7 +213,10 @@ function shrunkCache(skin: Skin, grid: Grid): Map<number, Shrunk> {
 const shrunkTemplates = new WeakMap<Skin, Map<string, Map<number, Shrunk>>>();
 const KEPT_PITCHES = 4;
 
-/** RMS distance (per channel, 0-255) between the shrunk template and the screenshot's pixels at the cell whose edge pixel is (x, y). */
+/**
+ * RMS distance (per channel, 0-255) between the shrunk template and the screenshot's pixels at the cell whose edge
+ * pixel is (x, y).
+ */
 function distanceAt(image: RgbaImage, s: Shrunk, x: number, y: number): number {
   const [left, top] = [x + s.left, y + s.top];
   if (left < 0 || top < 0 || left + s.width > image.width || top + s.height > image.height || !s.width || !s.height)
@@ -295,7 +311,10 @@ function keptTaps(
 const tapsKept = new Map<string, [number, number][][]>();
 const MAX_TAPS_KEPT = 4096;
 
-/** For each pixel, the template pixels the kernel weighs and their weights (summing to 1), template `scale` pixels to one. */
+/**
+ * For each pixel, the template pixels the kernel weighs and their weights (summing to 1), template `scale` pixels to
+ * one.
+ */
 function taps(
   pixels: { from: number; to: number },
   f: number,

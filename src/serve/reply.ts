@@ -11,7 +11,10 @@ export interface PageOptions extends AnalyzeOptions {
   probabilities: boolean;
 }
 
-/** What the page gets for a board: the JSON of `--json` (with the mine counter, when read), plus what it draws and shows on hover. */
+/**
+ * What the page gets for a board: the JSON of `--json` (with the mine counter, when read), plus what it draws and
+ * shows on hover.
+ */
 export interface PageResult extends JsonResult {
   /** The annotated screenshot, a PNG data URL. */
   image: string;

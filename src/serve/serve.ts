@@ -49,7 +49,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const problem = hostProblem(host, options.allowRemote ?? false);
   if (problem) throw new Error(problem);
   const skins = await builtinSkinNames();
-  await locate({ width: 16, height: 16, data: new Uint8Array(16 * 16 * 4) }, 'opencv').catch(() => undefined); // loads OpenCV now
+  // loads OpenCV now
+  await locate({ width: 16, height: 16, data: new Uint8Array(16 * 16 * 4) }, 'opencv').catch(() => undefined);
   const context: Context = {
     files: pageFiles(skins),
     skins,
@@ -115,7 +116,10 @@ function argsProblem(args: { port: number; host: string; allowRemote: boolean })
 
 function hostProblem(host: string, allowRemote: boolean): string | null {
   if (allowRemote || isLoopback(host)) return null;
-  return `--host ${host} is not a loopback address: anyone who can reach it could use the server; add --allow-remote if that is what you want`;
+  return (
+    `--host ${host} is not a loopback address: anyone who can reach it could use the server; ` +
+    'add --allow-remote if that is what you want'
+  );
 }
 
 function isLoopback(host: string): boolean {
@@ -146,7 +150,8 @@ function pageFiles(skins: string[]): Context['files'] {
 
 const SECURITY_HEADERS = {
   'Content-Security-Policy':
-    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; " +
+    "frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
@@ -192,7 +197,9 @@ async function upload(
   if (!isImageType(req.headers['content-type'])) {
     return send(res, 415, {
       status: 'error',
-      error: `that is not an image (${req.headers['content-type'] || 'no content type'}): paste or drop a PNG, JPEG, WebP or GIF screenshot`,
+      error:
+        `that is not an image (${req.headers['content-type'] || 'no content type'}): ` +
+        'paste or drop a PNG, JPEG, WebP or GIF screenshot',
     });
   }
   if (body.bytes.length === 0) return send(res, 400, { status: 'error', error: 'the upload is empty' });
@@ -206,7 +213,10 @@ async function upload(
   writeTiles();
 }
 
-/** The page's options from the query string (`mines`, `trustFlags`, `skin`, `probabilities`); a string says what is wrong. */
+/**
+ * The page's options from the query string (`mines`, `trustFlags`, `skin`, `probabilities`); a string says what is
+ * wrong.
+ */
 function pageOptions(params: URLSearchParams, skins: string[]): PageOptions | string {
   const mines = params.get('mines') ?? '';
   if (mines !== '' && !/^\d{1,7}$/.test(mines)) return `total mines must be a whole number ≥ 0, not '${mines}'`;

@@ -1,9 +1,9 @@
 // The built-in skins as `npm run build` decoded them: dist/skins.pack holds each skin's templates and counter
-// (v8's serialisation), read in one go instead of ~2 800 small PNGs, ~1 900 counter glyphs of them shaped anew
-// (~70 ms of a fresh run that tries every skin, and of each batch worker). An entry is used only while its
+// (v8's serialisation), read in one go instead of thousands of small PNGs decoded and counter glyphs shaped anew,
+// which is slow for a fresh run that tries every skin and for each batch worker. An entry is used only while its
 // folder lists the same files and the same JSON as when it was packed. A learned skin's folder holds its own
 // pack, skin.pack (saveSkin writes it), used while its PNGs and skin.json are byte for byte as packed: a fresh
-// run with a learned skin reads one file instead of decoding each PNG (~10 ms of a 64-template skin).
+// run with a learned skin reads one file instead of decoding each PNG.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -79,7 +79,7 @@ export interface SkinFile {
 
 /**
  * What a learned skin's pack is checked against: every template file's name and bytes, and skin.json, as one
- * CRC-32 (node:zlib's: loading node:crypto for a SHA-1 took ~6 ms of a fresh run).
+ * CRC-32 (node:zlib's: node:crypto, for a SHA-1, is slow to load).
  */
 export function contentStamp(files: SkinFile[], json: string): string {
   let crc = crc32(json);

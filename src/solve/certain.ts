@@ -107,7 +107,7 @@ function byRowCol(a: string, b: string): number {
 
 /**
  * The names sorted in place as by `byRowCol`. Names as `cellName` makes them are each parsed once and sorted as
- * numbers (the comparator parsed two names a comparison); any other name sends them all to the comparator.
+ * numbers (the comparator parses two names a comparison); any other name sends them all to the comparator.
  */
 export function inRowColOrder(names: string[]): string[] {
   const keys = new Float64Array(names.length);

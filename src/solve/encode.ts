@@ -1,7 +1,6 @@
 // Turns a board into "exactly N of these cells are mines" constraints for the solver.
 import { cellName } from '../common/board';
-import type { Board, Constraint, Problem } from '../common/types';
-import type { Side } from '../common/types';
+import type { Board, Constraint, Problem, Side } from '../common/types';
 
 export interface EncodeOptions {
   /** Total mines in the game, flags included. undefined: use board.totalMines; null: no total. */
@@ -62,7 +61,7 @@ export function encode(board: Board, options: EncodeOptions = {}): Problem {
 function witnessConstraint(board: Board, kinds: Kind[][], row: number, col: number): Constraint | null {
   const cells: string[] = [];
   let mines = 0;
-  // the neighbours in board.ts's `neighbours` order, without a pair made for each
+  // the neighbours in common/board.ts's `neighbours` order, without a pair made for each
   for (let r = Math.max(0, row - 1); r <= Math.min(board.rows - 1, row + 1); r++) {
     for (let c = Math.max(0, col - 1); c <= Math.min(board.cols - 1, col + 1); c++) {
       if (r === row && c === col) continue;

@@ -1,6 +1,6 @@
 // logic-solver's MiniSat (asm.js), given clauses of variable numbers directly: the only file that touches
 // logic-solver. Its formula layer (named variables, formulas turned into clauses, a copy of its formula table in
-// every solution) cost more than MiniSat's search on a board's small problems, and more to compile in a worker.
+// every solution) costs more than MiniSat's search on a board's small problems, and more to compile in a worker.
 import { plainAsm } from '../speed/asm';
 
 /** The Emscripten module of logic-solver's minisat.js: its C functions and its fixed 64 MB heap. */
@@ -22,7 +22,7 @@ let load: (() => Native) | undefined;
 
 function loadNative(): () => Native {
   plainAsm();
-  return require('logic-solver/minisat.js') as () => Native; // eslint-disable-line @typescript-eslint/no-require-imports
+  return require('logic-solver/minisat.js') as () => Native;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Everything the solver stages say about one position: deductions, flags, probabilities, best guess,
 // reasons — or, for an impossible board, the conflict and the re-readings that would fix it.
-// The solver half of analyze.ts (which chains it after the vision stages).
+// The solver half of analyze/analyze.ts (which chains it after the vision stages).
 import type {
   Board,
   CellProbability,
@@ -10,6 +10,7 @@ import type {
   Reading,
   Reason,
   Rereading,
+  Side,
 } from '../common/types';
 import { encode } from './encode';
 import { satisfiable, solve } from './solve';
@@ -20,7 +21,6 @@ import { findConflict } from './conflict';
 import { bestGuess } from './guess';
 import { suggestRereadings } from './reread';
 import { cellName } from '../common/board';
-import type { Side } from '../common/types';
 
 export interface PositionOptions {
   /** Total mines in the game, flags included; null when unknown. */
@@ -32,7 +32,7 @@ export interface PositionOptions {
   openSides?: Side[];
   /** Sides where the image does not show the game's frame: treated as cut. */
   coveredSides?: Side[];
-  /** Find the counts that prove each certain cell (default true; a fifth of a board's analysis time). */
+  /** Find the counts that prove each certain cell (default true; a costly part of a board's analysis). */
   reasons?: boolean;
 }
 
@@ -57,15 +57,18 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
       : [];
   if (options.cutSides?.length)
     notes.push(
-      `the board may go on past the image's ${options.cutSides.join(' and ')} edge: the counts along it and the mine total are not used`,
+      `the board may go on past the image's ${options.cutSides.join(' and ')} edge: ` +
+        'the counts along it and the mine total are not used',
     );
   if (options.openSides?.length)
     notes.push(
-      `cells beyond the board's ${options.openSides.join(' and ')} side read as counts or flags: the board may go on there, so the counts along it and the mine total are not used`,
+      `cells beyond the board's ${options.openSides.join(' and ')} side read as counts or flags: ` +
+        'the board may go on there, so the counts along it and the mine total are not used',
     );
   if (options.coveredSides?.length)
     notes.push(
-      `the board's ${options.coveredSides.join(' and ')} side does not show the game's frame (is a window over it?): the board may go on there, so the counts along it and the mine total are not used`,
+      `the board's ${options.coveredSides.join(' and ')} side does not show the game's frame ` +
+        '(is a window over it?): the board may go on there, so the counts along it and the mine total are not used',
     );
   if (deductions.status === 'inconsistent') {
     const conflict = findConflict(problem);
@@ -82,7 +85,10 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
   const cells = odds.status === 'ok' ? odds.cells : null;
   if (cells?.some((c) => c.p === null))
     notes.push(
-      `no total mine count: cells away from the numbers have no probability${options.cutSides?.length || options.openSides?.length || options.coveredSides?.length ? '' : ' (give --mines)'}`,
+      'no total mine count: cells away from the numbers have no probability' +
+        (options.cutSides?.length || options.openSides?.length || options.coveredSides?.length
+          ? ''
+          : ' (give --mines)'),
     );
   const { reasons, unexplained } =
     options.reasons === false ? { reasons: [], unexplained: 0 } : findReasons(problem, deductions);

@@ -12,7 +12,10 @@ const MINIMISE_WITH_TOTAL = 60;
 
 export interface Explanation {
   reasons: Reason[];
-  /** Cells whose reason is every constraint: the search ran out of budget, or it needs the total and too many counts. */
+  /**
+   * Cells whose reason is every constraint: the search ran out of budget, or it needs the total and too many
+   * counts.
+   */
   unexplained: number;
 }
 

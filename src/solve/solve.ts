@@ -27,7 +27,7 @@ export interface SolveOptions {
 const inconsistent = (): Deductions => ({ status: 'inconsistent', mines: [], safe: [] });
 
 /**
- * A new MiniSat costs ~4–6 ms (a fresh 64 MB heap) plus GC pressure, more than solving an expert board, so one
+ * A new MiniSat is costly (a fresh 64 MB heap, and GC pressure), more than solving an expert board, so one
  * is reused. Each call's clauses carry `-active`; the call assumes `active` and at its end retires it (makes it
  * false for good), which satisfies all of them. Its other variables are used again by later calls: every clause
  * that mentions them, learnt ones included, holds by a retired variable. Retired variables still cost each
@@ -357,8 +357,8 @@ function observe(call: Call, shape: Shape, subjects: Subject[]): void {
 }
 
 /**
- * Makes the solver ready (MiniSat loaded and its heap set up: ~5 ms, more the first time) ahead of the first `solve`,
- * for a caller with time on its hands (waiting for a screenshot to decode).
+ * Makes the solver ready (MiniSat loaded and its heap set up) ahead of the first `solve`, for a caller with time on
+ * its hands (waiting for a screenshot to decode).
  */
 export function warmSolver(): void {
   minisatQuiet(() => (session ??= newSession()));

@@ -143,7 +143,10 @@ function partsOf(classes: CellClass[], ruleCount: number): Part[] {
   return [...parts.values()];
 }
 
-/** The problem without the cells propagation fixed (`fixed`, its space's): each constraint loses them and their mines. */
+/**
+ * The problem without the cells propagation fixed (`fixed`, its space's): each constraint loses them and their
+ * mines.
+ */
 export function reduce(problem: Problem, fixed: Map<string, boolean>): Problem {
   const constraints: Constraint[] = [];
   for (const c of problem.constraints) {

@@ -92,7 +92,7 @@ export function sweep(space: Space, chains: Chain[], ring: Ring, maxWork = Infin
 }
 
 // The passes below are loops rather than forEach: V8 drops the optimised code of closures made per call at
-// nearly every full collection, and compiled these again and again in a batch.
+// nearly every full collection, and would compile them again and again in a batch.
 function forward(chain: Chain, ring: Ring): Poly[][] {
   const values = zeros(chain, ring);
   values[0][0].v[0] = ring.one;

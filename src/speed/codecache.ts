@@ -1,9 +1,9 @@
 // The CLI's one bundled file loaded with V8's code cache: bytecode that `npm run build` saved after running
-// the CLI on fixtures (src/speed/build/code-cache.js), so a fresh run neither parses nor compiles the functions that
-// run every time. The cache starts with the CRC-32s of the bundle it was made from and of itself: V8 checks only
+// the CLI on fixtures (build/code-cache.js), so a fresh run neither parses nor compiles the functions that run
+// every time. The cache starts with the CRC-32s of the bundle it was made from and of itself: V8 checks only
 // the source's length, its own version and its flags, so a rebuilt bundle of the same length would run stale
-// bytecode, and a damaged cache crashes it. node:zlib's CRC, which the PNG needs anyway: loading node:crypto and
-// taking a SHA-1 of the 2.7 MB took ~10 ms of every run. A cache V8 rejects (another node), one that fails the
+// bytecode, and a damaged cache crashes it. The CRC is node:zlib's, which the PNG needs anyway: loading
+// node:crypto for a hash of the bundle would cost every run. A cache V8 rejects (another node), one that fails the
 // digest, or none at all: the bundle is compiled as usual.
 import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
@@ -24,8 +24,8 @@ const DIGEST = 8;
 
 /**
  * A CommonJS module's text inside the function node's own loader wraps it in. The build writes the CLI's bundle so
- * (src/speed/build/bundle.js), and its text is then compiled as read: wrapped at load, V8 copied the 1.5 MB whole into one
- * string first (~5 ms, ~430 pages touched for the first time).
+ * (build/bundle.js), and its text is then compiled as read: wrapped at load, the whole bundle would first be
+ * copied into one new string.
  */
 export const MODULE_START = '(function (exports, require, module, __filename, __dirname) { ';
 const MODULE_END = '\n});';
@@ -41,14 +41,14 @@ export interface Loaded {
 
 /** Runs `file` as a CommonJS module, compiled with `cacheFile`'s bytecode when that was made from it. */
 export function requireCached(file = CLI_BUNDLE, cacheFile = CLI_CACHE): Loaded {
-  // the cache records V8's flags: they must be as they will be once the solver has loaded (solve.ts)
+  // the cache records V8's flags: they must be as they will be once the solver has loaded (solve/minisat.ts)
   plainAsm();
   // The cache is read into the bundle's bytes once they are text: each page of memory a process touches for the
-  // first time costs ~15 µs here, and the cache's ~260 of them were ~4 ms of every run.
+  // first time is costly, and one buffer for both touches fewer.
   const buffer = Buffer.allocUnsafeSlow(Math.max(sizeOf(file), sizeOf(cacheFile)));
   const source = readInto(buffer, file);
   const bundleCrc = crc32(source);
-  // the build's bundle is ASCII (src/speed/build/bundle.js): read as one-byte text, without decoding UTF-8
+  // the build's bundle is ASCII (build/bundle.js): read as one-byte text, without decoding UTF-8
   const text = source.toString(isAscii(source) ? 'latin1' : 'utf8');
   const cachedData = cacheFor(bundleCrc, buffer, cacheFile);
   const script = new Script(text.startsWith(MODULE_START) ? text : wrapModule(text), { filename: file, cachedData });

@@ -1,10 +1,9 @@
 // Noisy scanlines as a zlib stream of Huffman-coded bytes alone (deflate's dynamic blocks with no repeats): where
 // rows hardly repeat (dithered gradients, a JPEG's pixels), zlib's search for repeats finds little and costs most
-// of its time, and even its run-length coding takes ~5 ms for Windows 7's mine01. Here the codes are built per
-// block from the block's byte counts and the bytes are sent in WebAssembly (src/speed/wasm/png.ts): ~1.6 ms with the
-// rows' filters.
+// of its time, and even its run-length coding is slow. Here the codes are built per block from the block's byte
+// counts and the bytes are sent in WebAssembly (wasm/png.ts).
 
-/** The kernel's exports the coder uses (src/speed/wasm/png.ts). */
+/** The kernel's exports the coder uses (wasm/png.ts). */
 export interface CoderKernel {
   memory: WebAssembly.Memory;
   startCoding(length: number): number;

@@ -1,4 +1,4 @@
-// The WebAssembly kernels (src/speed/wasm/*.ts, built into dist/*.wasm): each compiled once per process and made on
+// The WebAssembly kernels (wasm/*.ts, built into dist/*.wasm): each compiled once per process and made on
 // first use. An instance is dropped after a trap, or once its memory (grown to the largest image it has held,
 // never given back) is past what is worth keeping; the next use makes a new one.
 import { readFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
 // PNGs read and written here rather than by sharp where that is cheaper. Read: plain PNGs (8-bit RGB or RGBA, not
-// interlaced, no colour profile), as screenshots and a skin's templates mostly are: through sharp a 1280×1024
-// screenshot costs ~8 ms of CPU where inflating it (zlib) and undoing its row filters (WebAssembly,
-// src/speed/wasm/png.ts) take ~3, and a skin is hundreds of tiny PNGs, each two calls across threads through sharp
-// (~0.6 ms). Anything else is left to sharp (decode.ts). Written: the annotated screenshot (encodePngOver).
+// interlaced, no colour profile), as screenshots and a skin's templates mostly are: a screenshot costs more CPU
+// through sharp than inflating it (zlib) and undoing its row filters (WebAssembly, wasm/png.ts) here, and a skin
+// is hundreds of tiny PNGs, each two calls across threads through sharp. Anything else is left to sharp
+// (image/decode.ts). Written: the annotated screenshot (encodePngOver).
 import { promisify } from 'node:util';
 import { constants, crc32, deflateSync, inflate, inflateSync, type ZlibOptions } from 'node:zlib';
 import { codeHeld, type CoderKernel } from './deflate';
@@ -17,7 +17,7 @@ const HARMLESS = new Set(['pHYs', 'tEXt', 'zTXt', 'iTXt', 'tIME', 'sRGB', 'bKGD'
 
 /**
  * Larger images are refused before their pixels are decoded (a decompression bomb declares a huge size): a
- * plain PNG is then left to sharp, and decode.ts says so.
+ * plain PNG is then left to sharp, and image/decode.ts says so.
  */
 export const MAX_PIXELS = 64_000_000;
 
@@ -177,11 +177,10 @@ function reusedPixels(bytes: number): Uint8Array {
 
 /**
  * The image as a PNG, RGB when `opaque` (its alpha dropped), else RGBA; the image's pixels are used up. Rows are
- * filtered in WebAssembly (src/speed/wasm/png.ts), a band at a time. Most screenshots: each row filtered by Up, its
+ * filtered in WebAssembly (wasm/png.ts), a band at a time. Most screenshots: each row filtered by Up, its
  * scanlines written over the image's own pixels (a band is copied out before its scanlines, shorter than its
- * pixels, are written back), then deflated at level 1: on the fixtures' screenshots ~3 ms of CPU where libvips'
- * PNG (no filter, level 6) takes ~7, for files ~40 % larger. Noisy ones (`isNoisy`): each row filtered by Paeth,
- * then Huffman-coded alone (deflate.ts).
+ * pixels, are written back), then deflated at level 1: far less CPU than libvips' PNG (no filter, level 6), for
+ * somewhat larger files. Noisy ones (`isNoisy`): each row filtered by Paeth, then Huffman-coded alone (deflate.ts).
  */
 export function encodePngOver(image: RgbaImage, opaque: boolean): Buffer {
   const channels = opaque ? 3 : 4;
@@ -305,9 +304,8 @@ function packedScanlines(kernel: PngKernel, image: RgbaImage, channels: number):
 /**
  * Whether the image is noisy (dithered gradients, a JPEG's pixels): a band of rows from its middle, filtered by Up,
  * does not deflate at level 1 to under NOISY of its size. There level 1's search for repeats finds few and costs
- * most of its time (Windows 7's mine01, 600 KB of scanlines: 7–8 ms for 333 KB, its run-length coding ~5 ms for
- * 363 KB), where Paeth and Huffman coding take ~2 ms for ~290 KB. The fixtures' screenshots deflate to 1–15 %,
- * where coding bytes alone would make files many times as large.
+ * most of its time, where Paeth and Huffman coding are faster and pack tighter. The fixtures' screenshots deflate
+ * to 1–15 %, where coding bytes alone would make files many times as large.
  */
 function isNoisy(kernel: PngKernel, image: RgbaImage, channels: number): boolean {
   const { width, height, data } = image;
@@ -339,7 +337,7 @@ function writeChunk(png: Buffer, at: number, type: string, body: Uint8Array): nu
   return at + 12 + body.length;
 }
 
-/** The exports of src/speed/wasm/png.ts. */
+/** The exports of wasm/png.ts. */
 export interface PngKernel extends CoderKernel {
   memory: WebAssembly.Memory;
   BAND_ROWS: { value: number };

@@ -5,7 +5,6 @@ import { availableParallelism } from 'node:os';
 /**
  * One thread per core (a batch's default --jobs: each file analysed at once decodes, draws and writes on one),
  * 2 at least and libuv's default of 4 at most. Every pool thread that runs libvips grows its own malloc arena of
- * freed image buffers, so threads beyond the work only spread them over more arenas: on 2 cores, a batch of 200
- * at --jobs 2 peaked ~23 MB lower with 2 threads than with 4, in the same time.
+ * freed image buffers, so threads beyond the work only spread them over more arenas: more memory, no more speed.
  */
 process.env.UV_THREADPOOL_SIZE ??= String(Math.min(4, Math.max(2, availableParallelism())));

@@ -1,9 +1,9 @@
-// A batch worker's entry (workers.ts): the worker's bundle run from the code cache the build made of it in a worker
-// (src/speed/build/code-cache.js), as the CLI's bundle is run from its own: a worker neither parses nor compiles the
-// functions every file runs (~1.3 MB of JavaScript; each worker's first result came ~30 ms sooner, a batch's CPU
-// ~2 % less). The cache must be made where it is used: V8 takes it only under the flags it was made under, and a
-// batch sets one for its workers (workers.ts). With MINE_ASSIST_SAVE_WORKER_CACHE=n (the build's), a worker saves
-// the cache of what it compiled once it has analysed n files.
+// A batch worker's entry (analyze/workers.ts): the worker's bundle run from the code cache the build made of it in
+// a worker (build/code-cache.js), as the CLI's bundle is run from its own: a worker neither parses nor compiles the
+// functions every file runs, so its first result comes sooner. The cache must be made where it is used: V8 takes
+// it only under the flags it was made under, and a batch sets one for its workers (analyze/workers.ts). With
+// MINE_ASSIST_SAVE_WORKER_CACHE=n (the build's), a worker saves the cache of what it compiled once it has analysed
+// n files.
 import { parentPort } from 'node:worker_threads';
 import { renameSync, writeFileSync } from 'node:fs';
 import { debuglog } from 'node:util';

@@ -1,8 +1,8 @@
 // zlib engines kept from one image to the next, driven through their native handles. Node has no public way to
 // inflate or deflate into a buffer of one's own: inflateSync and deflateSync make an engine and new output buffers
-// for every call, and a batch worker frees those only at a later collection; glibc handed the memory back to the
-// system in between, and each screenshot's ~4 MB of scanlines came back as fresh pages on most files of some
-// batches (~900 page faults, ~12 ms here). This drives a handle as they do (node's lib/zlib.js, processChunkSync).
+// for every call, and a batch worker frees those only at a later collection; glibc may hand the memory back to the
+// system in between, and each screenshot's scanlines then come back as fresh pages, which are costly to touch.
+// This drives a handle as they do (node's lib/zlib.js, processChunkSync).
 // Where node's engines have no such handle, `keptEngine` gives null and the caller uses the public calls.
 import { Deflate, Inflate } from 'node:zlib';
 

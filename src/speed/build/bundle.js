@@ -1,7 +1,7 @@
 // npm run build:bundle: dist/cli/cli.js and all it requires in one file, dist/cli.bundle.js, so that the CLI
 // reads and compiles one file (from its code cache, src/speed/codecache.ts) instead of ~250: ours, yargs',
-// logic-solver's, and sharp's JavaScript; and a batch worker's, dist/analyze/worker.js, as dist/worker.bundle.js (which
-// dist/speed/workerstart.js runs).
+// logic-solver's, and sharp's JavaScript; and a batch worker's, dist/analyze/worker.js, as dist/worker.bundle.js
+// (which dist/speed/workerstart.js runs).
 // sharp's native binary and its libvips stay where npm put them: each require of a binary or of an @img/sharp-*
 // package in sharp's files is made from sharp's own folder, as unbundled.
 // OpenCV (a 10 MB file, loaded only when our own outline finder finds no board) stays outside.
@@ -17,15 +17,16 @@ const NATIVE = /\brequire\((["'`])((?:@img\/sharp-|\.\.\/src\/build\/)[^"'`]*)\1
 
 /**
  * node:child_process required only when a command is run: detect-libc and sharp's libvips.cjs run one only where
- * they cannot tell otherwise, but compiling node's child_process modules took ~10 ms of every start; node:crypto
- * only when libvips.cjs takes a hash (where it looks for a libvips built from source; loading it took ~6 ms). Each
+ * they cannot tell otherwise, but compiling node's child_process modules would slow every start; node:crypto only
+ * when libvips.cjs takes a hash (where it looks for a libvips built from source), as loading it is slow too. Each
  * text replaced must be there (a newer version fails the build here rather than loading it eagerly unnoticed).
  */
 const LAZY_BUILTINS = [
   [
     /[\\/]node_modules[\\/]detect-libc[\\/]lib[\\/]detect-libc\.js$/,
     "const childProcess = require('child_process');",
-    "const childProcess = { exec: (...a) => require('child_process').exec(...a), execSync: (...a) => require('child_process').execSync(...a) };",
+    "const childProcess = { exec: (...a) => require('child_process').exec(...a), " +
+      "execSync: (...a) => require('child_process').execSync(...a) };",
   ],
   [
     /[\\/]node_modules[\\/]sharp[\\/]dist[\\/]libvips\.cjs$/,
@@ -63,8 +64,8 @@ const sharpFromItsFolder = {
 
 /**
  * Each entry in one file, each run from its code cache: the CLI, and a batch worker's (each worker loads it
- * afresh; its modules' functions calling each other directly rather than through each module's exports object
- * made a batch of 200 mine01 copies at --jobs 2 use ~5 % less CPU).
+ * afresh; in one file, its modules' functions call each other directly rather than through each module's exports
+ * object, which costs a batch less CPU).
  */
 for (const [name, entry] of [
   ['cli', 'cli/cli.js'],
@@ -84,13 +85,15 @@ for (const [name, entry] of [
       write: false,
     })
     .then(({ outputFiles }) => {
-      // esbuild escapes what is not ASCII in code, not in comments: escaped there too, the whole file is ASCII, which
-      // src/speed/codecache.ts reads as one-byte text (a single other character makes V8 hold all 1.5 MB in two bytes each)
+      // esbuild escapes what is not ASCII in code, not in comments: escaped there too, the whole file is ASCII,
+      // which src/speed/codecache.ts reads as one-byte text (a single other character makes V8 hold the whole
+      // bundle in two bytes a character)
       const ascii = outputFiles[0].text.replace(
         /[^\x00-\x7f]/g,
         (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
       );
-      // inside node's module wrapper, compiled as read (src/speed/codecache.ts; a worker's by src/speed/workerstart.ts)
+      // inside node's module wrapper, compiled as read (src/speed/codecache.ts; a worker's by
+      // src/speed/workerstart.ts)
       fs.writeFileSync(outfile, wrapModule(ascii));
     })
     .catch(() => {

@@ -1,9 +1,9 @@
 // The build's step after bundling (npm run build): runs the bundled CLI on two fixtures, every built-in skin
 // tried, then on one with a skin read from its folder (as a learned skin is), and saves V8's code cache of
 // what ran to dist/cli.cache (src/speed/codecache.ts). Then a batch of fixtures from each game at --jobs 2, whose
-// workers save the cache of what they ran to dist/worker.cache (src/speed/workerstart.ts); after the CLI's, as a batch
-// sets a flag for its workers that V8's caches record. Without them the CLI and its workers still run, compiling
-// as they go: a failure here is a warning.
+// workers save the cache of what they ran to dist/worker.cache (src/speed/workerstart.ts); after the CLI's, as a
+// batch sets a flag for its workers that V8's caches record. Without them the CLI and its workers still run,
+// compiling as they go: a failure here is a warning.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -26,7 +26,8 @@ const WORKER_FILES = 4;
     [...FIXTURES, '-o', out],
     [FIXTURES[0], '--skin', path.join(root, 'skins', 'xdemineur'), '-o', out],
   ];
-  // no tiles kept from the user's runs: the marks are drawn, so the cache holds the drawing's code whatever was run before
+  // no tiles kept from the user's runs: the marks are drawn, so the cache holds the drawing's code whatever was run
+  // before
   process.env.MINE_ASSIST_CACHE = path.join(out, 'tiles');
   try {
     const loaded = requireCached();
@@ -42,7 +43,8 @@ const WORKER_FILES = 4;
       process.stderr.write(`code-cache: no worker cache written (exit ${code}): workers compile as they run\n`);
   } catch (err) {
     process.stderr.write(
-      `code-cache: no code cache written (the CLI compiles as it runs): ${err instanceof Error ? err.message : String(err)}\n`,
+      'code-cache: no code cache written (the CLI compiles as it runs): ' +
+        `${err instanceof Error ? err.message : String(err)}\n`,
     );
     fs.rmSync(CLI_CACHE, { force: true });
   } finally {

@@ -1,4 +1,4 @@
-// The pixel work of src/outlines.ts in WebAssembly (AssemblyScript): grey, the two binary images, their flat
+// The pixel work of locate/outlines.ts in WebAssembly (AssemblyScript): grey, the two binary images, their flat
 // regions and the square ones among them. The JS side hands over the screenshot a band of rows at a time
 // (`band(width, height)`, then `greyRows`), and reads the squares from `squaresAt()`. Linear memory:
 //   band of RGBA rows | grey (1 per pixel) | mask (1) | window column sums and their prefix (2 per column)
@@ -299,7 +299,8 @@ function squaresOf(runs: i32, minSide: f64, maxSide: f64): i32 {
     const w = load<i32>(box, 8) - load<i32>(box);
     const h = load<i32>(box, 12) - load<i32>(box, 4) + 1;
     const ratio = <f64>w / <f64>h;
-    const square = <f64>w >= minSide && <f64>h >= minSide && <f64>w <= maxSide && <f64>h <= maxSide && ratio > 0.75 && ratio < 1.33;
+    const square = <f64>w >= minSide && <f64>h >= minSide && <f64>w <= maxSide && <f64>h <= maxSide
+      && ratio > 0.75 && ratio < 1.33;
     if (!square || <f64>size < 0.5 * <f64>w * <f64>h) continue;
     const at = squaresStart + <usize>count * SQUARE;
     reserve(at + SQUARE);
@@ -353,9 +354,9 @@ function boxRegions(boxes: usize, runs: i32): void {
   }
 }
 
-// src/locate.ts's search of the outlines for the board's lattice, the parts that take each outline's neighbours
-// (`gapsToNext`, `linked`): the JS side writes the outlines of one size back (`outlinesInput`), where the band of
-// rows was (the squares are read by then). Linear memory, from there:
+// The search of the outlines for the board's lattice (locate/locate.ts), the parts that take each outline's
+// neighbours (`gapsToNext`, `linked`): the JS side writes the outlines of one size back (`outlinesInput`), where the
+// band of rows was (the squares are read by then). Linear memory, from there:
 //   outlines (SQUARE bytes each) | bucket column and row (2 × 4 per outline) | bucket starts (4 per bucket + 1)
 //   | next free place per bucket (4 per bucket) | members (4 per outline) | the result (gaps, f64; parents, i32)
 
@@ -376,7 +377,7 @@ export function outlinesInput(count: i32): usize {
   return outlinesAt;
 }
 
-/** An outline's centre across x (`alongY` false) or y, as src/locate.ts's centerX / centerY: left + width / 2. */
+/** An outline's centre across x (`alongY` false) or y, as locate/locate.ts's centerX / centerY: left + width / 2. */
 function centre(i: i32, alongY: bool): f64 {
   const at = outlinesAt + <usize>i * SQUARE + (alongY ? 4 : 0);
   return <f64>load<i32>(at) + <f64>load<i32>(at, 8) / 2;
@@ -403,7 +404,7 @@ function member(m: i32): i32 {
 }
 
 /**
- * src/locate.ts's `buckets`: each outline's bucket, its centre along x (or along y, `swapped`) over `sizeX` and along
+ * The outlines in buckets: each outline's bucket, its centre along x (or along y, `swapped`) over `sizeX` and along
  * the other axis over `sizeY`, floored; bucket (x, y) holds members from bucketStart(x, y) to bucketEnd(x, y), in
  * outline order. The result's place follows.
  */
@@ -434,7 +435,8 @@ function bucketOutlines(swapped: bool, sizeX: f64, sizeY: f64): void {
     const k = startsAt + 4 * <usize>(bucketY(i) * bucketCols + bucketX(i) + 1);
     store<i32>(k, load<i32>(k) + 1);
   }
-  for (let k: usize = 0; k < buckets; k++) store<i32>(startsAt + 4 * (k + 1), load<i32>(startsAt + 4 * (k + 1)) + load<i32>(startsAt + 4 * k));
+  for (let k: usize = 0; k < buckets; k++)
+    store<i32>(startsAt + 4 * (k + 1), load<i32>(startsAt + 4 * (k + 1)) + load<i32>(startsAt + 4 * k));
   memory.copy(nextAt, startsAt, 4 * buckets);
   for (let i = 0; i < n; i++) {
     const k = nextAt + 4 * <usize>(bucketY(i) * bucketCols + bucketX(i));
@@ -445,8 +447,8 @@ function bucketOutlines(swapped: bool, sizeX: f64, sizeY: f64): void {
 }
 
 /**
- * src/locate.ts's `gapsToNext`: each outline's gap to the nearest outline after it along the axis (y when `alongY`),
- * on about its line, where under 1.9 sides; returns how many, written (f64) at `resultsAt()`.
+ * Each outline's gap to the nearest outline after it along the axis (y when `alongY`), on about its line, where
+ * under 1.9 sides (locate/locate.ts's `nearestGap` uses them); returns how many, written (f64) at `resultsAt()`.
  */
 export function gapsToNext(alongY: bool, side: f64): i32 {
   bucketOutlines(alongY, side, side);
@@ -480,8 +482,9 @@ export function resultsAt(): usize {
 }
 
 /**
- * src/locate.ts's `linked`: the union–find forest (i32 parents, at `resultsAt()`) of the outlines, each joined to
- * those on its lattice up to `link` buckets of a pitch away, in the same order, with the same path compression.
+ * The union–find forest (i32 parents, at `resultsAt()`) of the outlines, each joined to those on its lattice up to
+ * `link` buckets of a pitch away, in turn, with common/unionfind.ts's path compression (locate/locate.ts's
+ * `lattices` uses it).
  */
 export function linked(pitchX: f64, pitchY: f64, link: i32): void {
   bucketOutlines(false, pitchX, pitchY);
@@ -504,7 +507,7 @@ export function linked(pitchX: f64, pitchY: f64, link: i32): void {
   }
 }
 
-/** src/unionfind.ts's `root`: every parent on the way set to the root. */
+/** common/unionfind.ts's `root`: every parent on the way set to the root. */
 function rootOf(i: i32): i32 {
   let root = i;
   while (load<i32>(resultAt + 4 * <usize>root) != root) root = load<i32>(resultAt + 4 * <usize>root);
@@ -523,11 +526,11 @@ function onLattice(a: i32, b: i32, pitchX: f64, pitchY: f64): bool {
 }
 
 /**
- * src/grid.ts's axis fit of the outlines written at `outlinesInput`: their centres across x (or y, `alongY`) on a
- * lattice c = origin + pitch × (k + 0.5) for whole k, by least squares, from those near the middle outwards (a reach
- * of 4 pitches, doubled each round until it spans them all), centres a quarter of a pitch or more off the lattice
- * dropped; with the same floats as the JS it replaced. Writes the origin of the first cell, the pitch and the count
- * of cells (f64 each) at `resultsAt()`.
+ * The axis fit of the outlines written at `outlinesInput` (locate/grid.ts's `fitGrid`): their centres across x (or
+ * y, `alongY`) on a lattice c = origin + pitch × (k + 0.5) for whole k, by least squares, from those near the
+ * middle outwards (a reach of 4 pitches, doubled each round until it spans them all), centres a quarter of a pitch
+ * or more off the lattice dropped. Writes the origin of the first cell, the pitch and the count of cells (f64
+ * each) at `resultsAt()`.
  */
 export function fitAxis(alongY: bool, pitchGuess: f64): void {
   const n = outlineCount;

@@ -1,8 +1,8 @@
-// The cells' kernel, in WebAssembly (AssemblyScript): a cell's pixels resampled by area averaging (src/patch.ts's
-// cellPatch), its distances to the templates (src/nearest.ts, src/classify.ts) and the edge profiles that align a
-// grid's lines (src/align.ts), with the same f64 arithmetic in the same order as the JS they replaced: the same
-// floats. Images stay in memory between calls, in one of two slots, so a screenshot is copied once however many
-// of its cells are read, even between reads of templates. Linear memory:
+// The cells' kernel, in WebAssembly (AssemblyScript): a cell's pixels resampled by area averaging (image/patch.ts's
+// cellPatch), its distances to the templates (read/nearest.ts, read/classify.ts) and the edge profiles that align a
+// grid's lines (read/align.ts), its f64 arithmetic in a fixed order, so that it gives the same floats as plain JS
+// readings of these measures (the tests compare them). Images stay in memory between calls, in one of two slots, so
+// a screenshot is copied once however many of its cells are read, even between reads of templates. Linear memory:
 //   small slot (SMALL bytes: a template) | large slot (the screenshot) | skins' prepared templates | scratch
 // Memory grows and is never given back; the JS side makes a new instance past a limit.
 
@@ -102,7 +102,8 @@ function patchInto(out: usize, left: f64, stepX: f64, top: f64, stepY: f64, size
         for (; k + 2 <= line; k += 2) v128.store(total + 8 * k, f64x2.mul(weight, v128.load(base + 8 * k)));
         for (; k < line; k++) store<f64>(total + 8 * k, wy * load<f64>(base + 8 * k));
       } else {
-        for (; k + 2 <= line; k += 2) v128.store(total + 8 * k, f64x2.add(v128.load(total + 8 * k), f64x2.mul(weight, v128.load(base + 8 * k))));
+        for (; k + 2 <= line; k += 2)
+          v128.store(total + 8 * k, f64x2.add(v128.load(total + 8 * k), f64x2.mul(weight, v128.load(base + 8 * k))));
         for (; k < line; k++) store<f64>(total + 8 * k, load<f64>(total + 8 * k) + wy * load<f64>(base + 8 * k));
       }
       rows += wy;
@@ -148,14 +149,16 @@ function columnWeights(xs: usize, columns: usize, size: i32): usize {
   const n = <usize>size;
   let weights = columns + 8 * n;
   let count: usize = 0;
-  for (let i: usize = 0; i < n; i++) count += <usize>max(0, <i32>Math.ceil(load<f64>(xs + 16 * i + 8)) - <i32>Math.floor(load<f64>(xs + 16 * i)));
+  for (let i: usize = 0; i < n; i++)
+    count += <usize>max(0, <i32>Math.ceil(load<f64>(xs + 16 * i + 8)) - <i32>Math.floor(load<f64>(xs + 16 * i)));
   reserve(weights + 8 * count);
   for (let i: usize = 0; i < n; i++) {
     const from = load<f64>(xs + 16 * i);
     const to = load<f64>(xs + 16 * i + 8);
     const first = Math.floor(from);
     let covered = 0;
-    for (let x = first; x < to; x++, covered++, weights += 8) store<f64>(weights, (x + 1 < to ? x + 1 : to) - (x > from ? x : from));
+    for (let x = first; x < to; x++, covered++, weights += 8)
+      store<f64>(weights, (x + 1 < to ? x + 1 : to) - (x > from ? x : from));
     store<i32>(columns + 8 * i, <i32>first);
     store<i32>(columns + 8 * i, covered, 4);
   }
@@ -199,7 +202,7 @@ function spans(out: usize, start: f64, step: f64, count: i32, limit: f64): void 
 }
 
 /**
- * Where the JS side writes a skin's prepared templates (`bytes` of them; layout in src/patch.ts's `writeSkin`),
+ * Where the JS side writes a skin's prepared templates (`bytes` of them; layout in image/patch.ts's `writeSkin`),
  * after the skins held; it becomes the skin in use (`skinOffset` tells where it is among them).
  */
 export function skin(bytes: i32): usize {
@@ -225,7 +228,7 @@ export function dropSkins(): void {
   skinOffset = 0;
 }
 
-/** Blocks per side of a patch's coarse view (src/patch.ts's BLOCKS). */
+/** Blocks per side of a patch's coarse view (image/patch.ts's BLOCKS). */
 const BLOCKS: i32 = 4;
 /** Coarse distances are lower bounds up to float rounding: a template is passed over only when this far beyond. */
 const SLACK: f64 = 1e-6;
@@ -261,7 +264,7 @@ function cellsFree(at: usize, count: i32, cols: i32, rows: i32): usize {
   return (cellsKnown(at, count, cols, rows) + 8 * <usize>rows * <usize>cols + 15) & ~15;
 }
 
-/** `nearestCells`' ways to stop early (0: none; src/patch.ts's CELLS_STOP). */
+/** `nearestCells`' ways to stop early (0: none; image/patch.ts's CELLS_STOP). */
 const STOP_SUM: i32 = 1;
 const STOP_OVER: i32 = 2;
 
@@ -272,8 +275,10 @@ const STOP_OVER: i32 = 2;
  * written there. With `stop` STOP_SUM, it stops as soon as the distances so far sum to `limit` or more; with
  * STOP_OVER, as soon as `enough` of them are over `limit`. Returns 1 when it stopped so, else 0.
  */
-export function nearestCells(slot: i32, w: i32, h: i32, count: i32, cols: i32, rows: i32, left: f64, top: f64, pitchX: f64, pitchY: f64,
-  linedX: bool, linedY: bool, inset: f64, ordered: bool, stop: i32, limit: f64, enough: i32): i32 {
+export function nearestCells(
+  slot: i32, w: i32, h: i32, count: i32, cols: i32, rows: i32, left: f64, top: f64, pitchX: f64, pitchY: f64,
+  linedX: bool, linedY: bool, inset: f64, ordered: bool, stop: i32, limit: f64, enough: i32
+): i32 {
   useImage(slot, w, h);
   const at = scratchAt();
   const order = cellsOrder(at, count);
@@ -338,12 +343,16 @@ function nearestFrom(left: f64, spanX: f64, top: f64, spanY: f64, scratch: usize
       }
     }
   }
-  let best = rmsWithin(<usize>load<i32>(groupAt(firstGroup), 12), templateAt(firstGroup, firstIndex), load<i32>(groupAt(firstGroup)), Infinity);
+  let best = rmsWithin(
+    <usize>load<i32>(groupAt(firstGroup), 12), templateAt(firstGroup, firstIndex), load<i32>(groupAt(firstGroup)),
+    Infinity
+  );
   for (let g = 0; g < groups; g++) {
     const size = load<i32>(groupAt(g));
     const patchAt = <usize>load<i32>(groupAt(g), 12);
     for (let i = 0; i < load<i32>(groupAt(g), 4); i++) {
-      if (load<f64>(patchAt + recordBytes(size) + 8 * <usize>i) > best + SLACK || (g == firstGroup && i == firstIndex)) continue;
+      if (load<f64>(patchAt + recordBytes(size) + 8 * <usize>i) > best + SLACK || (g == firstGroup && i == firstIndex))
+        continue;
       const distance = rmsWithin(patchAt, templateAt(g, i), size, best);
       if (distance < best) best = distance;
     }
@@ -369,7 +378,7 @@ function paddedCount(g: i32): usize {
 }
 
 /**
- * Group g's coarse views side by side, after its records (src/patch.ts's `writeSkin`): element e of template i at
+ * Group g's coarse views side by side, after its records (image/patch.ts's `writeSkin`): element e of template i at
  * e × padded count + i (f32), the count padded to LANES with zeros.
  */
 function coarseTableAt(g: i32): usize {
@@ -439,7 +448,7 @@ function patchBytes(size: i32): usize {
 }
 
 /**
- * src/patch.ts's coarseOf: each block's channel means times the square root of its pixel count, summed in f64 as
+ * image/patch.ts's coarseOf: each block's channel means times the square root of its pixel count, summed in f64 as
  * there, then kept as f32 (as the templates' are written).
  */
 function coarseOf(patch: usize, size: i32, out: usize): void {
@@ -473,7 +482,7 @@ const COARSE_RELATIVE: f64 = 1e-5;
 
 /**
  * The RMS distance between two patches (per channel, 0–255) when it is at most `limit`; past that, Infinity.
- * Element i's square goes into running sum i % 4, and the sums make (s0 + s1) + (s2 + s3): src/patch.ts's
+ * Element i's square goes into running sum i % 4, and the sums make (s0 + s1) + (s2 + s3): image/patch.ts's
  * `rmsDistance` adds in this order too, so both give the same floats. The sums only grow, so checking them every
  * ROW_CHECK elements stops early without changing which distances come out Infinity.
  */
@@ -486,12 +495,18 @@ function rmsWithin(a: usize, b: usize, size: i32, limit: f64): f64 {
   while (i + 4 <= n) {
     const stop = min(n & ~3, i + ROW_CHECK);
     for (; i < stop; i += 4) {
-      const d0 = f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(a + 4 * i)), f64x2.promote_low_f32x4(v128.load64_zero(b + 4 * i)));
-      const d1 = f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(a + 4 * i + 8)), f64x2.promote_low_f32x4(v128.load64_zero(b + 4 * i + 8)));
+      const d0 = f64x2.sub(
+        f64x2.promote_low_f32x4(v128.load64_zero(a + 4 * i)), f64x2.promote_low_f32x4(v128.load64_zero(b + 4 * i))
+      );
+      const d1 = f64x2.sub(
+        f64x2.promote_low_f32x4(v128.load64_zero(a + 4 * i + 8)),
+        f64x2.promote_low_f32x4(v128.load64_zero(b + 4 * i + 8))
+      );
       low = f64x2.add(low, f64x2.mul(d0, d0));
       high = f64x2.add(high, f64x2.mul(d1, d1));
     }
-    if ((f64x2.extract_lane(low, 0) + f64x2.extract_lane(low, 1)) + (f64x2.extract_lane(high, 0) + f64x2.extract_lane(high, 1)) > most) return Infinity;
+    if ((f64x2.extract_lane(low, 0) + f64x2.extract_lane(low, 1))
+      + (f64x2.extract_lane(high, 0) + f64x2.extract_lane(high, 1)) > most) return Infinity;
   }
   let s0 = f64x2.extract_lane(low, 0);
   let s1 = f64x2.extract_lane(low, 1);
@@ -512,11 +527,13 @@ function rmsWithin(a: usize, b: usize, size: i32, limit: f64): f64 {
 const ROW_CHECK: usize = 48;
 
 /**
- * src/align.ts's edge profile: the summed grey step at each position from `from` to `to` (vertical: between
+ * read/align.ts's edge profile: the summed grey step at each position from `from` to `to` (vertical: between
  * columns x - 1 and x, over rows acrossFrom to acrossTo; else between rows, over those columns); returns where
  * its f64 values are.
  */
-export function edgeProfile(slot: i32, w: i32, h: i32, vertical: bool, from: i32, first: i32, to: i32, acrossFrom: i32, acrossTo: i32): usize {
+export function edgeProfile(
+  slot: i32, w: i32, h: i32, vertical: bool, from: i32, first: i32, to: i32, acrossFrom: i32, acrossTo: i32
+): usize {
   useImage(slot, w, h);
   const values = scratchAt();
   const count = <usize>max(0, to - from + 1);
@@ -538,7 +555,8 @@ export function edgeProfile(slot: i32, w: i32, h: i32, vertical: bool, from: i32
   } else {
     const above = values + 8 * count;
     reserve(above + 8 * <usize>max(0, acrossTo - acrossFrom));
-    for (let j = acrossFrom, i = <usize>(first - 1) * <usize>w + <usize>acrossFrom; j < acrossTo; j++, i++) store<f64>(above + 8 * <usize>(j - acrossFrom), grey(i));
+    for (let j = acrossFrom, i = <usize>(first - 1) * <usize>w + <usize>acrossFrom; j < acrossTo; j++, i++)
+      store<f64>(above + 8 * <usize>(j - acrossFrom), grey(i));
     for (let k = first; k <= to; k++) {
       let sum: f64 = 0;
       for (let j = acrossFrom, i = <usize>k * <usize>w + <usize>acrossFrom; j < acrossTo; j++, i++) {
@@ -555,9 +573,9 @@ export function edgeProfile(slot: i32, w: i32, h: i32, vertical: bool, from: i32
 
 // @ts-ignore: decorator
 /**
- * src/gridlines.ts's gridLineStrength before its mean: over positions `from` to `to` (exclusive) along the line,
- * the sum of the largest colour step (|ΔR| + |ΔG| + |ΔB|) across it at `at - band` to `at + band`; a step that
- * reaches past the image is 0. Sums of whole numbers, exact: the same as the JS.
+ * locate/gridlines.ts's gridLineStrength before its mean: over positions `from` to `to` (exclusive) along the
+ * line, the sum of the largest colour step (|ΔR| + |ΔG| + |ΔB|) across it at `at - band` to `at + band`; a step
+ * that reaches past the image is 0. Sums of whole numbers, so exact.
  */
 export function lineSteps(slot: i32, w: i32, h: i32, vertical: bool, at: i32, band: i32, from: i32, to: i32): f64 {
   useImage(slot, w, h);
@@ -577,7 +595,8 @@ function colourStep(x0: i32, y0: i32, x1: i32, y1: i32): i32 {
   if (x0 < 0 || y0 < 0 || x1 >= width || y1 >= height) return 0;
   const a = imageAt + 4 * (<usize>y0 * <usize>width + <usize>x0);
   const b = imageAt + 4 * (<usize>y1 * <usize>width + <usize>x1);
-  return abs<i32>(<i32>load<u8>(a) - <i32>load<u8>(b)) + abs<i32>(<i32>load<u8>(a, 1) - <i32>load<u8>(b, 1)) + abs<i32>(<i32>load<u8>(a, 2) - <i32>load<u8>(b, 2));
+  return abs<i32>(<i32>load<u8>(a) - <i32>load<u8>(b)) + abs<i32>(<i32>load<u8>(a, 1) - <i32>load<u8>(b, 1))
+    + abs<i32>(<i32>load<u8>(a, 2) - <i32>load<u8>(b, 2));
 }
 
 @inline function grey(i: usize): f64 {
@@ -604,10 +623,10 @@ function boundsOf(patchAt: usize, g: i32): usize {
 }
 
 /**
- * src/classify.ts's search of a cell's nearest templates: the patch at `patchAt` (of group g's size) against every
- * template of group g that could still change a reading, nearest-looking (least coarse bound; ties in the
- * templates' order) first. Only the two nearest labels decide a reading, so with one size of templates (`single`) a
- * template matters only if it comes closer than its label's nearest so far and than the second-nearest label;
+ * read/classify.ts's search of a cell's nearest templates: the patch at `patchAt` (of group g's size) against
+ * every template of group g that could still change a reading, nearest-looking (least coarse bound; ties in the
+ * templates' order) first. Only the two nearest labels decide a reading, so with one size of templates (`single`)
+ * a template matters only if it comes closer than its label's nearest so far and than the second-nearest label;
  * with several sizes, closer than its label's nearest overall or at its size (a close call is decided within one
  * size). The templates are taken in order from a heap: with one size, once a bound passes the second-nearest
  * distance, so do all the rest's. `patchIndex` tells which of the cell's patches this is, kept with each nearest.
@@ -687,7 +706,7 @@ function siftDown(heap: usize, at: i32, n: i32): void {
 }
 
 /**
- * A cell's search so far, in the skin's area (src/patch.ts's `writeSkin`): the second-nearest label's distance
+ * A cell's search so far, in the skin's area (image/patch.ts's `writeSkin`): the second-nearest label's distance
  * (f64), how many labels are matched (i32), then per label and per label at a size the nearest distance (f64) and
  * what gave it (i32: patch index << 24 | group << 16 | template), then the labels in the order first matched.
  */
@@ -753,7 +772,10 @@ function secondNearest(): f64 {
   return second;
 }
 
-/** The nearest and the second-nearest label matched, each plus one (0: none), as first << 16 | second; ties in the order first matched. */
+/**
+ * The nearest and the second-nearest label matched, each plus one (0: none), as first << 16 | second; ties in the
+ * order first matched.
+ */
 function firstTwo(): i32 {
   let first = -1;
   let second = -1;
@@ -825,19 +847,22 @@ function readFree(at: usize, count: i32, cols: i32, rows: i32, labels: i32, grou
   return (readingsAt(at, count, cols, rows, labels, groups) + READING_BYTES * <usize>count + 15) & ~15;
 }
 
-/** The shifts tried around a cell whose match is not clear-cut (src/classify.ts's NEAR), dx then dy, in steps. */
+/** The shifts tried around a cell whose match is not clear-cut (read/classify.ts's NEAR), dx then dy, in steps. */
 const NEAR: StaticArray<f64> = [-1, 0, 1, 0, 0, -1, 0, 1, -1, -1, 1, 1, -1, 1, 1, -1];
 
 /**
- * src/classify.ts's reading of each cell written at `readInput` on the grid from (left, top) at pitchX × pitchY (its
- * lefts and tops as written, when `linedX` / `linedY`), each cell inset by `inset` of the pitch: with one size of
- * templates and `exact`, a cell whose patch on the grid equals a template (bit for bit, the first in order) is not
+ * read/classify.ts's reading of each cell written at `readInput` on the grid from (left, top) at pitchX × pitchY
+ * (its lefts and tops as written, when `linedX` / `linedY`), each cell inset by `inset` of the pitch: with one size
+ * of templates and `exact`, a cell whose patch on the grid equals a template (bit for bit, the first in order) is not
  * measured; else its patch on the grid is measured, and when `search` and the match is not clear-cut (`sure` and
  * `decided`: distances, each with its ratio to the runner-up) the patch `step` off in each NEAR direction, then
  * half that. Writes each cell's reading (`readingsAt`).
  */
-export function readCells(slot: i32, w: i32, h: i32, count: i32, cols: i32, rows: i32, left: f64, top: f64, pitchX: f64, pitchY: f64,
-  linedX: bool, linedY: bool, inset: f64, search: bool, exact: bool, sure: f64, sureRatio: f64, decided: f64, decidedRatio: f64, step: f64): void {
+export function readCells(
+  slot: i32, w: i32, h: i32, count: i32, cols: i32, rows: i32, left: f64, top: f64, pitchX: f64, pitchY: f64,
+  linedX: bool, linedY: bool, inset: f64, search: bool, exact: bool,
+  sure: f64, sureRatio: f64, decided: f64, decidedRatio: f64, step: f64
+): void {
   useImage(slot, w, h);
   const at = scratchAt();
   const groups = load<i32>(skinAt());
@@ -862,14 +887,22 @@ export function readCells(slot: i32, w: i32, h: i32, count: i32, cols: i32, rows
     } else store<i32>(out, -1, 8);
     startCell();
     let patches = 0;
-    measureShifted(work, single, patches++, linedX, linedY, left, top, cellLeft, cellTop, col, row, pitchX, pitchY, inset, 0, 0);
+    measureShifted(
+      work, single, patches++, linedX, linedY, left, top, cellLeft, cellTop, col, row, pitchX, pitchY, inset, 0, 0
+    );
     if (search && !clearCut(sure, sureRatio, decided, decidedRatio)) {
       for (let n = 0; n < 16; n += 2) {
-        measureShifted(work, single, patches++, linedX, linedY, left, top, cellLeft, cellTop, col, row, pitchX, pitchY, inset, unchecked(NEAR[n]) * step, unchecked(NEAR[n + 1]) * step);
+        measureShifted(
+          work, single, patches++, linedX, linedY, left, top, cellLeft, cellTop, col, row, pitchX, pitchY, inset,
+          unchecked(NEAR[n]) * step, unchecked(NEAR[n + 1]) * step
+        );
       }
       if (!clearCut(sure, sureRatio, decided, decidedRatio)) {
         for (let n = 0; n < 16; n += 2) {
-          measureShifted(work, single, patches++, linedX, linedY, left, top, cellLeft, cellTop, col, row, pitchX, pitchY, inset, unchecked(NEAR[n]) * step / 2, unchecked(NEAR[n + 1]) * step / 2);
+          measureShifted(
+            work, single, patches++, linedX, linedY, left, top, cellLeft, cellTop, col, row, pitchX, pitchY, inset,
+            unchecked(NEAR[n]) * step / 2, unchecked(NEAR[n + 1]) * step / 2
+          );
         }
       }
     }
@@ -880,7 +913,9 @@ export function readCells(slot: i32, w: i32, h: i32, count: i32, cols: i32, rows
     store<i32>(out, second, 4);
     const match = first < 0 ? -1 : labelMatch(first);
     store<i32>(out, match, 12);
-    const rivalSize = first < 0 || second < 0 ? -1 : load<i32>(rivals + 4 * (<usize>second * <usize>groups + <usize>((match >> 16) & 0xff)));
+    const rivalSize = first < 0 || second < 0
+      ? -1
+      : load<i32>(rivals + 4 * (<usize>second * <usize>groups + <usize>((match >> 16) & 0xff)));
     store<i32>(out, rivalSize < 0 ? -1 : sizeMatch(rivalSize), 16);
     store<f64>(out, first < 0 ? Infinity : labelDistance(first), 24);
     store<f64>(out, second < 0 ? Infinity : labelDistance(second), 32);
@@ -888,32 +923,42 @@ export function readCells(slot: i32, w: i32, h: i32, count: i32, cols: i32, rows
 }
 
 /**
- * The cell's patch at group g's size, `dx`, `dy` off, written at `out`: its place as src/pixels.ts's shiftGrid and
+ * The cell's patch at group g's size, `dx`, `dy` off, written at `out`: its place as image/pixels.ts's shiftGrid and
  * cellLeft / cellTop give it (a lined grid's own edge plus the shift; else the shifted start plus whole pitches).
  */
-function cellPatchAt(out: usize, g: i32, linedX: bool, linedY: bool, left: f64, top: f64, lineLeft: f64, lineTop: f64, col: i32, row: i32,
-  pitchX: f64, pitchY: f64, inset: f64, dx: f64, dy: f64): void {
+function cellPatchAt(
+  out: usize, g: i32, linedX: bool, linedY: bool, left: f64, top: f64, lineLeft: f64, lineTop: f64, col: i32, row: i32,
+  pitchX: f64, pitchY: f64, inset: f64, dx: f64, dy: f64
+): void {
   const size = load<i32>(groupAt(g));
   const x = linedX ? lineLeft + dx : (left + dx) + <f64>col * pitchX;
   const y = linedY ? lineTop + dy : (top + dy) + <f64>row * pitchY;
-  patchInto(out, x + inset * pitchX, (pitchX * (1 - 2 * inset)) / <f64>size, y + inset * pitchY, (pitchY * (1 - 2 * inset)) / <f64>size, size,
-    (out + 12 * <usize>size * <usize>size + 15) & ~15);
+  patchInto(
+    out, x + inset * pitchX, (pitchX * (1 - 2 * inset)) / <f64>size, y + inset * pitchY,
+    (pitchY * (1 - 2 * inset)) / <f64>size, size, (out + 12 * <usize>size * <usize>size + 15) & ~15
+  );
 }
 
 /**
- * src/classify.ts's CellSearch.measure: the patch `dx`, `dy` off the cell against each size group (with one size,
- * the first patch is the one on the grid, made already).
+ * The patch `dx`, `dy` off the cell measured against each size group (with one size, the first patch is the one on
+ * the grid, made already).
  */
-function measureShifted(work: usize, single: bool, patchIndex: i32, linedX: bool, linedY: bool, left: f64, top: f64, lineLeft: f64, lineTop: f64,
-  col: i32, row: i32, pitchX: f64, pitchY: f64, inset: f64, dx: f64, dy: f64): void {
+function measureShifted(
+  work: usize, single: bool, patchIndex: i32, linedX: bool, linedY: bool, left: f64, top: f64, lineLeft: f64,
+  lineTop: f64, col: i32, row: i32, pitchX: f64, pitchY: f64, inset: f64, dx: f64, dy: f64
+): void {
   const groups = load<i32>(skinAt());
   for (let g = 0; g < groups; g++) {
-    if (!(patchIndex == 0 && single)) cellPatchAt(work, g, linedX, linedY, left, top, lineLeft, lineTop, col, row, pitchX, pitchY, inset, dx, dy);
+    if (!(patchIndex == 0 && single))
+      cellPatchAt(work, g, linedX, linedY, left, top, lineLeft, lineTop, col, row, pitchX, pitchY, inset, dx, dy);
     measure(work, g, single, patchIndex);
   }
 }
 
-/** src/classify.ts's clearCut: the nearest label sure, or decided, against the second-nearest. */
+/**
+ * Whether the match is clear-cut (the limits are read/classify.ts's `clearCutFor`): the nearest label sure, or
+ * decided, against the second-nearest.
+ */
 function clearCut(sure: f64, sureRatio: f64, decided: f64, decidedRatio: f64): bool {
   const packed = firstTwo();
   const first = (packed >> 16) - 1;
@@ -932,7 +977,8 @@ function sameTemplate(patchAt: usize): i32 {
   for (let i = 0; i < count; i++) {
     const template = templateAt(0, i);
     let k: usize = 0;
-    for (; k + 16 <= bytes; k += 16) if (!v128.all_true<i32>(i32x4.eq(v128.load(patchAt + k), v128.load(template + k)))) break;
+    for (; k + 16 <= bytes; k += 16)
+      if (!v128.all_true<i32>(i32x4.eq(v128.load(patchAt + k), v128.load(template + k)))) break;
     if (k + 16 <= bytes) continue;
     for (; k < bytes; k += 4) if (load<i32>(patchAt + k) != load<i32>(template + k)) break;
     if (k >= bytes) return i;
@@ -942,7 +988,7 @@ function sameTemplate(patchAt: usize): i32 {
 
 /**
  * The RMS distance from template i of group g to each template of the group (f64, from where this returns), as
- * src/patch.ts's rmsDistance gives it: what tells a template's nearest rival (src/exact.ts).
+ * image/patch.ts's rmsDistance gives it: what tells a template's nearest rival (read/exact.ts).
  */
 export function templateDistances(g: i32, i: i32): usize {
   const size = load<i32>(groupAt(g));
@@ -955,7 +1001,7 @@ export function templateDistances(g: i32, i: i32): usize {
 }
 
 /**
- * Where the JS side writes src/align.ts's line-shift search: its edge profile (f64 × `length`), then each line's
+ * Where the JS side writes read/align.ts's line-shift search: its edge profile (f64 × `length`), then each line's
  * base in it (i32 × `count`); `lineShifts` works after them.
  */
 export function shiftsInput(length: i32, count: i32): usize {
@@ -969,8 +1015,8 @@ function shiftsBases(at: usize, length: i32): usize {
 }
 
 /**
- * src/align.ts's `shiftsOnProfile`: three rounds of scoring each line's strip (`width` long, from its base) against the
- * mean strip at every shift within `reach`, then the smoothest path of shifts (`smoothestPath`); the same floats.
+ * read/align.ts's line-shift search: three rounds of scoring each line's strip (`width` long, from its base)
+ * against the mean strip at every shift within `reach`, then the smoothest path of shifts (`smoothestPath`).
  * Returns where the shifts are (i32 × count).
  */
 export function lineShifts(length: i32, count: i32, reach: i32, width: i32): usize {
@@ -987,7 +1033,8 @@ export function lineShifts(length: i32, count: i32, reach: i32, width: i32): usi
   for (let pass = 0; pass < 3; pass++) {
     for (let t = 0; t < width; t++) {
       let sum: f64 = 0;
-      for (let i = 0; i < count; i++) sum += profileAt(profile, length, load<i32>(bases + 4 * <usize>i) + load<i32>(shifts + 4 * <usize>i) + t);
+      for (let i = 0; i < count; i++)
+        sum += profileAt(profile, length, load<i32>(bases + 4 * <usize>i) + load<i32>(shifts + 4 * <usize>i) + t);
       store<f64>(typical + 8 * <usize>t, sum / <f64>count);
     }
     for (let i = 0; i < count; i++) {
@@ -995,7 +1042,9 @@ export function lineShifts(length: i32, count: i32, reach: i32, width: i32): usi
       let top: f64 = 1e-9;
       for (let k = 0; k < states; k++) {
         let sum: f64 = 0;
-        for (let t = 0; t < width; t++) sum += load<f64>(typical + 8 * <usize>t) * profileAt(profile, length, load<i32>(bases + 4 * <usize>i) + k - reach + t);
+        for (let t = 0; t < width; t++)
+          sum += load<f64>(typical + 8 * <usize>t)
+            * profileAt(profile, length, load<i32>(bases + 4 * <usize>i) + k - reach + t);
         store<f64>(row + 8 * <usize>k, sum);
         top = max(top, sum);
       }
@@ -1007,18 +1056,20 @@ export function lineShifts(length: i32, count: i32, reach: i32, width: i32): usi
   return shifts;
 }
 
-/** The profile's value at `i`, NaN past either end (as the JS's array read undefined). */
+/** The profile's value at `i`, NaN past either end (as a JS array read past its end gives in arithmetic). */
 @inline function profileAt(profile: usize, length: i32, i: i32): f64 {
   return i < 0 || i >= length ? NaN : load<f64>(profile + 8 * <usize>i);
 }
 
 /**
- * src/align.ts's `smoothestPath`: one choice per line (0 to states - 1), steps of at most one, the highest total score
- * (the first line's scores lowered a millionth per step off the middle; ties to the first); written at `path`.
+ * The smoothest path of shifts: one choice per line (0 to states - 1), steps of at most one, the highest total
+ * score (the first line's scores lowered a millionth per step off the middle; ties to the first); written at `path`.
  */
 function smoothestPath(scores: usize, total: usize, from: usize, count: i32, states: i32, path: usize): void {
   for (let k = 0; k < states; k++) {
-    store<f64>(total + 8 * <usize>k, load<f64>(scores + 8 * <usize>k) - 1e-6 * abs<f64>(<f64>k - <f64>(states - 1) / 2));
+    store<f64>(
+      total + 8 * <usize>k, load<f64>(scores + 8 * <usize>k) - 1e-6 * abs<f64>(<f64>k - <f64>(states - 1) / 2)
+    );
   }
   for (let i = 1; i < count; i++) {
     const before = total + 8 * <usize>(i - 1) * <usize>states;
@@ -1028,13 +1079,16 @@ function smoothestPath(scores: usize, total: usize, from: usize, count: i32, sta
         if (best < 0 || load<f64>(before + 8 * <usize>j) > load<f64>(before + 8 * <usize>best)) best = j;
       }
       store<i32>(from + 4 * (<usize>(i - 1) * <usize>states + <usize>k), best);
-      store<f64>(total + 8 * (<usize>i * <usize>states + <usize>k), load<f64>(before + 8 * <usize>best) + load<f64>(scores + 8 * (<usize>i * <usize>states + <usize>k)));
+      store<f64>(
+        total + 8 * (<usize>i * <usize>states + <usize>k),
+        load<f64>(before + 8 * <usize>best) + load<f64>(scores + 8 * (<usize>i * <usize>states + <usize>k))
+      );
     }
   }
   const last = total + 8 * <usize>(count - 1) * <usize>states;
   let most = -Infinity;
   for (let k = 0; k < states; k++) most = max(most, load<f64>(last + 8 * <usize>k));
-  // the scores are finite, so some choice holds the most (the JS found none only for NaN, which a profile never holds)
+  // the scores are finite, so some choice holds the most (none would only for NaN, which a profile never holds)
   let at = 0;
   for (let k = 0; k < states; k++) {
     if (load<f64>(last + 8 * <usize>k) == most) {
@@ -1043,5 +1097,9 @@ function smoothestPath(scores: usize, total: usize, from: usize, count: i32, sta
     }
   }
   store<i32>(path + 4 * <usize>(count - 1), at);
-  for (let i = count - 2; i >= 0; i--) store<i32>(path + 4 * <usize>i, load<i32>(from + 4 * (<usize>i * <usize>states + <usize>load<i32>(path + 4 * <usize>(i + 1)))));
+  for (let i = count - 2; i >= 0; i--)
+    store<i32>(
+      path + 4 * <usize>i,
+      load<i32>(from + 4 * (<usize>i * <usize>states + <usize>load<i32>(path + 4 * <usize>(i + 1))))
+    );
 }

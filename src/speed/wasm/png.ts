@@ -1,9 +1,9 @@
-// A PNG's scanlines to and from a screenshot's RGBA rows, a band of BAND_ROWS rows at a time, for src/png.ts.
+// A PNG's scanlines to and from a screenshot's RGBA rows, a band of BAND_ROWS rows at a time, for speed/png.ts.
 // Writing: each row filtered by Up (the byte above subtracted): plain areas become runs of zeros and gradients
 // small numbers, which deflate at its fastest level packs well. RGBA is narrowed to RGB on the way when the PNG
 // has no alpha. Memory:
 //   the row above the band (RGBA) | the band (RGBA) | the band's scanlines
-// Writing noisy rows: each filtered by Paeth, all kept, then Huffman-coded here (src/deflate.ts builds the codes;
+// Writing noisy rows: each filtered by Paeth, all kept, then Huffman-coded here (speed/deflate.ts builds the codes;
 // memory in `startPacked`).
 // Reading: each scanline's filter undone (None, Sub, Up, Average, Paeth), RGB widened to RGBA. Memory:
 //   three rows, unfiltered (the row above, the row, the next) | the band (RGBA) | every scanline
@@ -74,12 +74,15 @@ function filterRows(count: i32, first: usize, filter: u8): void {
 function upRow(here: usize, above: usize, out: usize): void {
   let x: usize = 0;
   if (channels == 4) {
-    for (; x + 4 <= <usize>width; x += 4) v128.store(out + 4 * x, i8x16.sub(v128.load(here + 4 * x), v128.load(above + 4 * x)));
+    for (; x + 4 <= <usize>width; x += 4)
+      v128.store(out + 4 * x, i8x16.sub(v128.load(here + 4 * x), v128.load(above + 4 * x)));
   } else {
-    for (; x + 4 <= <usize>width; x += 4) v128.store(out + 3 * x, i8x16.swizzle(i8x16.sub(v128.load(here + 4 * x), v128.load(above + 4 * x)), RGB));
+    for (; x + 4 <= <usize>width; x += 4)
+      v128.store(out + 3 * x, i8x16.swizzle(i8x16.sub(v128.load(here + 4 * x), v128.load(above + 4 * x)), RGB));
   }
   for (; x < <usize>width; x++) {
-    for (let c: usize = 0; c < <usize>channels; c++) store<u8>(out + <usize>channels * x + c, load<u8>(here + 4 * x + c) - load<u8>(above + 4 * x + c));
+    for (let c: usize = 0; c < <usize>channels; c++)
+      store<u8>(out + <usize>channels * x + c, load<u8>(here + 4 * x + c) - load<u8>(above + 4 * x + c));
   }
 }
 
@@ -98,11 +101,14 @@ export function startPacked(w: i32, h: i32, c: i32): usize {
   return bandAt();
 }
 
-/** Starts coding `length` bytes, which the JS side writes where this returns (`startPacked` has its rows put there). */
+/**
+ * Starts coding `length` bytes, which the JS side writes where this returns (`startPacked` has its rows put
+ * there).
+ */
 export function startCoding(length: usize): usize {
   packedBytes = length;
   // room for what coding bytes usually takes (at most 8 bits each, a little more for headers): memory grown block
-  // by block costs more than the coding (a 48 MB image of noise: ~0.2 s of growing, and V8's collections with it)
+  // by block costs more than the coding (and V8's collections with it)
   reserve(outAt() + packedBytes + packedBytes / 8 + 400 * (packedBytes / 65536 + 2));
   pendingBits = 0;
   pendingCount = 0;
@@ -148,8 +154,12 @@ function paethRow(here: usize, above: usize, out: usize): void {
     const left = v128.load(here + 4 * x - 4);
     const up = v128.load(above + 4 * x);
     const upLeft = v128.load(above + 4 * x - 4);
-    const low = paeth(i16x8.extend_low_i8x16_u(left), i16x8.extend_low_i8x16_u(up), i16x8.extend_low_i8x16_u(upLeft));
-    const high = paeth(i16x8.extend_high_i8x16_u(left), i16x8.extend_high_i8x16_u(up), i16x8.extend_high_i8x16_u(upLeft));
+    const low = paeth(
+      i16x8.extend_low_i8x16_u(left), i16x8.extend_low_i8x16_u(up), i16x8.extend_low_i8x16_u(upLeft)
+    );
+    const high = paeth(
+      i16x8.extend_high_i8x16_u(left), i16x8.extend_high_i8x16_u(up), i16x8.extend_high_i8x16_u(upLeft)
+    );
     const filtered = i8x16.sub(v128.load(here + 4 * x), i8x16.narrow_i16x8_u(low, high));
     v128.store(out + <usize>channels * x, channels == 4 ? filtered : i8x16.swizzle(filtered, RGB));
   }
@@ -193,7 +203,11 @@ export function countBytes(from: usize, length: usize): usize {
     store<u32>(at, load<u32>(at) + 1);
   }
   for (let i: usize = 0; i < 256; i++) {
-    store<u32>(counts + 4 * i, load<u32>(counts + 4 * i) + load<u32>(counts + 1024 + 4 * i) + load<u32>(counts + 2048 + 4 * i) + load<u32>(counts + 3072 + 4 * i));
+    store<u32>(
+      counts + 4 * i,
+      load<u32>(counts + 4 * i) + load<u32>(counts + 1024 + 4 * i) + load<u32>(counts + 2048 + 4 * i)
+        + load<u32>(counts + 3072 + 4 * i)
+    );
   }
   return counts;
 }
@@ -334,7 +348,8 @@ const ADLER_BLOCK: usize = 5536;
 
 // @ts-ignore: decorator
 @inline function lanesSum(v: v128): u64 {
-  return <u64>i32x4.extract_lane(v, 0) + <u64>i32x4.extract_lane(v, 1) + <u64>i32x4.extract_lane(v, 2) + <u64>i32x4.extract_lane(v, 3);
+  return <u64>i32x4.extract_lane(v, 0) + <u64>i32x4.extract_lane(v, 1) + <u64>i32x4.extract_lane(v, 2)
+    + <u64>i32x4.extract_lane(v, 3);
 }
 
 let rowBytes: usize = 0;
@@ -392,7 +407,8 @@ export function unfilterRows(count: i32): usize {
     const from = unread + y * line;
     const filter = load<u8>(from);
     if (filter > 4) return 0;
-    if (filter == 4 && y + 3 < <usize>count && width >= 4 && load<u8>(from + line) == 4 && load<u8>(from + 2 * line) == 4 && load<u8>(from + 3 * line) == 4) {
+    if (filter == 4 && y + 3 < <usize>count && width >= 4 && load<u8>(from + line) == 4
+      && load<u8>(from + 2 * line) == 4 && load<u8>(from + 3 * line) == 4) {
       paethQuad(from + 1, from + line + 1, from + 2 * line + 1, from + 3 * line + 1);
       widen(row, rgbaAt() + 4 * <usize>width * y);
       widen(next, rgbaAt() + 4 * <usize>width * (y + 1));
@@ -431,7 +447,8 @@ function unfilter(filter: u8, from: usize): void {
   if (filter == 0) {
     memory.copy(row, from, rowBytes);
   } else if (filter == 2) {
-    for (let i: usize = 0; i < rowBytes; i += 16) v128.store(row + i, i8x16.add(v128.load(from + i), v128.load(above + i)));
+    for (let i: usize = 0; i < rowBytes; i += 16)
+      v128.store(row + i, i8x16.add(v128.load(from + i), v128.load(above + i)));
   } else if (filter == 1) {
     // four bytes a pixel: of RGB, the fourth is the next pixel's first, written over by it (or past the row)
     let left = i8x16.splat(0);
@@ -486,13 +503,18 @@ function paethPair(first: usize, second: usize): void {
   // the first row's first pixel; nothing of the second yet
   let upLeft = i16x8.splat(0);
   let up = i16x8.extend_low_i8x16_u(v128.load32_zero(above));
-  let left = v128.and(v128.and(i16x8.add(i16x8.extend_low_i8x16_u(v128.load32_zero(first)), paeth(upLeft, up, upLeft)), bytes), low);
+  let left = v128.and(
+    v128.and(i16x8.add(i16x8.extend_low_i8x16_u(v128.load32_zero(first)), paeth(upLeft, up, upLeft)), bytes), low
+  );
   v128.store32_lane(row, i8x16.narrow_i16x8_u(left, left), 0);
   let i: usize = step;
   for (; i < rowBytes; i += step) {
     // low lanes: the first row at i; high lanes: the second at i − step
     upLeft = up;
-    up = i8x16.shuffle(i16x8.extend_low_i8x16_u(v128.load32_zero(above + i)), left, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    up = i8x16.shuffle(
+      i16x8.extend_low_i8x16_u(v128.load32_zero(above + i)), left,
+      0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
+    );
     const filtered = i16x8.extend_low_i8x16_u(v128.load32_lane(second + i - step, v128.load32_zero(first + i), 1));
     left = v128.and(i16x8.add(filtered, paeth(left, up, upLeft)), bytes);
     const pixels = i8x16.narrow_i16x8_u(left, left);
@@ -527,11 +549,16 @@ function paethQuad(f0: usize, f1: usize, f2: usize, f3: usize): void {
     const upLeftA = upA;
     const upLeftB = upB;
     // the first row's up from the row above; each other row's from the row above it, a step ago
-    upA = i8x16.shuffle(i16x8.extend_low_i8x16_u(v128.load32_zero(above + k * step)), leftA, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    upA = i8x16.shuffle(
+      i16x8.extend_low_i8x16_u(v128.load32_zero(above + k * step)), leftA,
+      0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
+    );
     upB = i8x16.shuffle(leftA, leftB, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
     const at = k * step;
     const filteredA = i16x8.extend_low_i8x16_u(v128.load32_lane(f1 + at - step, v128.load32_zero(f0 + at), 1));
-    const filteredB = i16x8.extend_low_i8x16_u(v128.load32_lane(f3 + at - 3 * step, v128.load32_zero(f2 + at - 2 * step), 1));
+    const filteredB = i16x8.extend_low_i8x16_u(
+      v128.load32_lane(f3 + at - 3 * step, v128.load32_zero(f2 + at - 2 * step), 1)
+    );
     leftA = v128.and(i16x8.add(filteredA, paeth(leftA, upA, upLeftA)), bytes);
     leftB = v128.and(i16x8.add(filteredB, paeth(leftB, upB, upLeftB)), bytes);
     if (k < 3) {
@@ -559,6 +586,7 @@ function widen(row: usize, to: usize): void {
     return;
   }
   let x: usize = 0;
-  for (; x + 4 <= <usize>width; x += 4) v128.store(to + 4 * x, v128.or(i8x16.swizzle(v128.load(row + 3 * x), RGBA), OPAQUE));
+  for (; x + 4 <= <usize>width; x += 4)
+    v128.store(to + 4 * x, v128.or(i8x16.swizzle(v128.load(row + 3 * x), RGBA), OPAQUE));
   for (; x < <usize>width; x++) store<u32>(to + 4 * x, (load<u32>(row + 3 * x) & 0xffffff) | 0xff000000);
 }
