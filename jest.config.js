@@ -2,7 +2,7 @@ const { mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 
-// The marks' tiles drawn by the tests' runs are kept in a folder of the tests' own (src/tilecache.ts), not the
+// The marks' tiles drawn by the tests' runs are kept in a folder of the tests' own (src/output/tilecache.ts), not the
 // user's cache; the processes the tests start inherit it, and test/teardown.js removes it.
 process.env.MINE_ASSIST_CACHE ??= mkdtempSync(path.join(tmpdir(), 'mine-assist-test-tiles-'));
 

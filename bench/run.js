@@ -1,9 +1,8 @@
 // @ts-check
 // npm run bench: per-stage medians in-process, and whole-process time of the CLI; the held-out screenshots, also
-// at the eval's 50 % and desktop copies;
-// batches at --jobs 1 and 2 (and of mine01 copies with its learned skin, 200 and 1000); then the solver alone
-// (deductions, probabilities, whole board analysis) on mine01, random expert positions and 100×100 boards.
-// Not a test.
+// at the eval's 50 % and desktop copies; batches at --jobs 1 and 2 (and of mine01 copies with its learned skin, 200
+// and 1000); then the solver alone (deductions, probabilities, whole board analysis) on mine01, random expert
+// positions and 100×100 boards. Not a test.
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -22,14 +21,16 @@ const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
 const RUNS = 15;
 /**
- * Untimed rounds of each stage case first: a file past a batch's first 50 has met V8's optimising compiler (its
- * first 30 analyses in a thread take 1.4–2 times as long, the very first ~8 times), and in-process is meant as what a batch
- * spends on such a file.
+ * Untimed rounds of each stage case first: in-process is meant as what a batch spends on a file past its first 50,
+ * which V8's optimising compiler has met (a thread's first analyses take several times as long).
  */
 const WARM_UPS = 30;
 const BATCH = 200;
 const BATCH_RUNS = 3;
-/** A long batch of mine01 (hard links to one copy): its first second or so, while workers start and V8 compiles, counts for less. */
+/**
+ * A long batch of mine01 (hard links to one copy): its first second or so, while workers start and V8 compiles,
+ * counts for less.
+ */
 const LONG_BATCH = 1000;
 
 /** @param {number[]} xs */
@@ -100,7 +101,7 @@ async function stages(file, skinName) {
   return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
 }
 
-/** Runs of the CLI per case, each way: a fresh process swings by ±15 % from one run to the next here. */
+/** Runs of the CLI per case, each way: a fresh process's time varies widely from one run to the next. */
 const WHOLE_RUNS = 15;
 
 /**
@@ -169,19 +170,30 @@ async function main() {
   const batch = await batchTable(tmp, fs.existsSync(mine01) ? { file: mine01, skin: path.join(tmp, 'win7') } : null);
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(
-    `medians in ms (${RUNS} in-process runs after ${WARM_UPS} warm-ups; in-process = what a batch does with a file it has read: analyzeImage with the CLI's defaults, then the annotated PNG; --json adds each deduction's reasons; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js each way, alternating: the marks' tiles kept on disk from an earlier run, as for any screenshot after the first of a game at one size; no tiles kept: as a first run, sharp loaded to draw them), node ${process.version}, ${os.cpus().length} cores`,
+    `medians in ms (${RUNS} in-process runs after ${WARM_UPS} warm-ups; in-process = what a batch does with a file ` +
+      "it has read: analyzeImage with the CLI's defaults, then the annotated PNG; --json adds each deduction's " +
+      `reasons; whole process: ${WHOLE_RUNS} runs of bin/mine-assist.js each way, alternating: the marks' tiles ` +
+      'kept on disk from an earlier run, as for any screenshot after the first of a game at one size; no tiles ' +
+      `kept: as a first run, sharp loaded to draw them), node ${process.version}, ${os.cpus().length} cores`,
   );
   console.table(rows);
   console.log(
-    '\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one process after 5 warm-ups: analyzed and annotated as a batch does, ms per screenshot',
+    '\nthe 74 held-out screenshots of fixtures/ (5 games, 1280×1024, boards 8×8 to 32×32), each once in one ' +
+      'process after 5 warm-ups: analyzed and annotated as a batch does, ms per screenshot',
   );
   console.table(heldOut);
   console.log(
-    '\nthe same 74 screenshots as the eval copies them: shrunk to 50 %, and fitted onto a 1920×1080 desktop (a counter a few pixels tall is read as a whole text there), each once: analyzed and annotated as a batch does, ms per screenshot',
+    '\nthe same 74 screenshots as the eval copies them: shrunk to 50 %, and fitted onto a 1920×1080 desktop ' +
+      '(a counter a few pixels tall is read as a whole text there), each once: analyzed and annotated as a batch ' +
+      'does, ms per screenshot',
   );
   console.table(copies);
   console.log(
-    `\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16; last rows: ${BATCH} copies of mine01, 601×352, read with its learned skin, at --jobs 1 and 2, and ${LONG_BATCH} of it), one process: wall time, throughput, the median time an image took in the thread that analysed it (summary.json's ms: read, analysed, annotated PNG written) past the first ${WARM_UP}, peak RSS; median of ${BATCH_RUNS} runs each`,
+    `\nbatch of ${BATCH} screenshots (the 5 held-out xdemineur shots, 1280×1024, boards 9×9 to 30×16; last ` +
+      `rows: ${BATCH} copies of mine01, 601×352, read with its learned skin, at --jobs 1 and 2, and ${LONG_BATCH} ` +
+      'of it), one process: wall time, throughput, the median time an image took in the thread that analysed it ' +
+      `(summary.json's ms: read, analysed, annotated PNG written) past the first ${WARM_UP}, peak RSS; median of ` +
+      `${BATCH_RUNS} runs each`,
   );
   console.table(batch);
   solverTable();
@@ -250,8 +262,8 @@ async function analyzeAndRender(bytes, file, options = {}) {
 /**
  * A folder of BATCH screenshots through the CLI in a fresh process at --jobs 1 and 2, and on glibc at --jobs 2
  * with MALLOC_ARENA_MAX=1 (one malloc arena for all threads: glibc reads it only as a process starts); with
- * `expert` (mine01 and the skin learned from it), a folder of BATCH copies of it at --jobs 1 and 2 too. BATCH_RUNS times
- * each (alternating, so that the machine's drift reaches all): the median run, and the range.
+ * `expert` (mine01 and the skin learned from it), a folder of BATCH copies of it at --jobs 1 and 2 too.
+ * BATCH_RUNS times each (alternating, so that the machine's drift reaches all): the median run, and the range.
  * @param {string} tmp @param {{ file: string, skin: string } | null} expert
  */
 async function batchTable(tmp, expert) {
@@ -273,7 +285,10 @@ async function batchTable(tmp, expert) {
   };
   const dir = folder('batch', (i) => path.join(ROOT, `fixtures/xdemineur/s2-0${(i % 5) + 1}.png`));
   const glibc = Boolean(/** @type {any} */ (process.report?.getReport())?.header?.glibcVersionRuntime);
-  /** @type {{ dir: string, count: number, jobs: number, env: Record<string, string>, args: string[], label: string }[]} */
+  /**
+   * @type {{ dir: string, count: number, jobs: number, env: Record<string, string>, args: string[],
+   *   label: string }[]}
+   */
   const settings = [
     { dir, count: BATCH, jobs: 1, env: {}, args: [], label: '1' },
     { dir, count: BATCH, jobs: 2, env: {}, args: [], label: '2' },
@@ -333,20 +348,25 @@ async function batchTable(tmp, expert) {
   });
 }
 
-/** The files a batch's rate past its warm-up leaves out: while the workers start and V8 compiles the pipeline in each. */
+/**
+ * The files a batch's rate past its warm-up leaves out: those read while the workers start and V8 compiles the
+ * pipeline in each.
+ */
 const WARM_UP = 50;
 
 /**
  * One batch in a fresh process: wall seconds, peak RSS in MB, files a second past the first WARM_UP (from when the
  * CLI's lines for them reach this process: a line per file, in input order), and the median time a file took in
  * the thread that analysed it (summary.json's `ms`: read, analysed, annotated PNG written) past the first WARM_UP.
- * @param {string} dir @param {string} out @param {number} jobs @param {Record<string, string>} env @param {string[]} args
+ * @param {string} dir @param {string} out @param {number} jobs @param {Record<string, string>} env
+ * @param {string[]} args
  * @returns {Promise<{seconds: number, rss: number, pastWarmUp: number, msPastWarmUp: number}>}
  */
 function batchRun(dir, out, jobs, env, args) {
   fs.rmSync(out, { recursive: true, force: true });
   const script =
-    `require(${JSON.stringify(path.join(ROOT, 'dist/cli/cli.js'))}).main(${JSON.stringify([dir, '-o', out, '--jobs', String(jobs), ...args])})` +
+    `require(${JSON.stringify(path.join(ROOT, 'dist/cli/cli.js'))})` +
+    `.main(${JSON.stringify([dir, '-o', out, '--jobs', String(jobs), ...args])})` +
     '.then(() => process.stderr.write(`maxrss ${peakRss()}\\n`))' +
     `;${peakRss.toString()}`;
   const t = performance.now();
@@ -398,7 +418,7 @@ const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1
 
 /**
  * Times of each step over a set of boards: each step `warmUp` times untimed (V8 compiles the solver over its first
- * ~100 calls: mine01's deductions take ~20 ms at first, ~1 ms from then on), then `repeat` timed runs.
+ * ~100 calls, which take many times as long), then `repeat` timed runs.
  * @param {{ board: any, total: number | null }[]} boards @param {number} repeat @param {number} warmUp
  */
 function timeSolver(boards, repeat, warmUp = 1) {
@@ -450,7 +470,9 @@ function solverTable() {
   const sparse = Array.from({ length: 8 }, (_, i) => ({ board: sparseBoard(3000 + i), total: 2000 }));
   rows.push({ case: '8 × 100×100 all hidden but a few counts', ...timeSolver(sparse, 1) });
   console.log(
-    '\nsolver, in-process: median / p99 in ms (per board; mine01: per run). deductions = the default (propagation, then the certain cells of the counting engine proven by one SAT call; the SAT backbone if SAT disagrees); counting engine = the dynamic programme alone; bare SAT = the SAT backbone alone',
+    '\nsolver, in-process: median / p99 in ms (per board; mine01: per run). deductions = the default ' +
+      '(propagation, then the certain cells of the counting engine proven by one SAT call; the SAT backbone if SAT ' +
+      'disagrees); counting engine = the dynamic programme alone; bare SAT = the SAT backbone alone',
   );
   console.table(rows);
 }
@@ -466,7 +488,10 @@ function rng(seed) {
   };
 }
 
-/** A random game after some clicks (zeros flood-fill). @param {number} seed @param {number} rows @param {number} cols @param {number} mines @param {number} clicks */
+/**
+ * A random game after some clicks (zeros flood-fill).
+ * @param {number} seed @param {number} rows @param {number} cols @param {number} mines @param {number} clicks
+ */
 function randomBoard(seed, rows, cols, mines, clicks) {
   const rand = rng(seed);
   const order = Array.from({ length: rows * cols }, (_, i) => i).sort(() => rand() - 0.5);

@@ -1,11 +1,10 @@
-// Adds to a built-in skin the labels its learn captures lack (xbomb's 5, GNOME Mines' 4, 5, 6), or lack at a cell
-// size (KMines classic's 5), cut from other captures of the same game played here (seeds 5, 7, 9, 11 and on, in
-// fixtures/<game>/learn/). Templates of labels the skin has at that size are left as they are, unless --on-skin-grid:
-// then the cells are cut where the skin itself reads them (each read right but off every template of its label) and
-// added beside the skin's, for a label some games draw a pixel over at one size, where learn's own grid cuts it a pixel
-// off (ace's 12 px 5 in its 32×32 games). With --replace, the captures' templates (counts, hidden cells, flags) replace
-// the skin's at their cell sizes: for a size learn's own grid cut a pixel off in the skin's captures (ace's 24 px, seed 1).
-// Run after `npm run build`; `npm run skins` runs it.
+// Adds to a built-in skin the labels its learn captures lack, or lack at a cell size, cut from other captures of the
+// same game (fixtures/<game>/learn/; build-skins.sh names which). Templates of labels the skin has at that size are
+// left as they are, unless --on-skin-grid: then the cells are cut where the skin itself reads them (each read right
+// but off every template of its label) and added beside the skin's, for a label a game draws a pixel over at one
+// size, where learn's own grid cuts it a pixel off. With --replace, the captures' templates (counts, hidden cells,
+// flags) replace the skin's at their cell sizes: for a size where learn's own grid cuts the skin's captures a pixel
+// off. Run after `npm run build`; `npm run skins` runs it.
 //   node scripts/add-labels.js <skin> [--only=<labels>] [--on-skin-grid|--replace] <capture.png>...   (each with its
 //   .board.txt beside it; --only=6: only those labels)
 const fs = require('node:fs');
@@ -65,7 +64,9 @@ function removeAtSizes(out, skin, sizes) {
   skin.templates = skin.templates.filter((t) => !/^[0-8.F]$/.test(t.label) || !sizes.has(t.image.width));
 }
 
-/** Cells the skin reads right but off every template of their label, cut on its grid (whole pixels, a template size). */
+/**
+ * Cells the skin reads right but off every template of their label, cut on its grid (whole pixels, a template size).
+ */
 async function cutOnSkinGrid(sources, skinName) {
   const cut = [];
   for (const { image, board } of sources) {

@@ -19,23 +19,23 @@ learn gnome-mines-bgcolors gnome-mines s1-03 s1-05
 learn kmines-classic kmines s1-02 s1-04
 learn kmines-default kmines s1-01 s1-05
 learn kmines-green kmines s1-03
-# labels the seed 1 captures lack (5s, a 6, a 4), from seed 5, 7 and 9 captures (GNOME classic's 5 is left out: under JPEG
-# its 3s came too close to it to be read)
+# labels the seed 1 captures lack (5s, a 6, a 4), from seed 5, 7 and 9 captures (GNOME classic's 5 is left out: under
+# JPEG its 3s come too close to it to be read)
 node scripts/add-labels.js gnome-mines-bgcolors fixtures/gnome-mines/learn/s5-03.png
 node scripts/add-labels.js xbomb fixtures/xbomb/learn/s5-03.png
 node scripts/add-labels.js gnome-mines-default fixtures/gnome-mines/learn/s7-02.png fixtures/gnome-mines/learn/s9-02.png
-# labels missing at a cell size (seeds 11 to 20): KMines classic's 5, xbomb level 1's 50 px 4, GNOME classic's 3 at 8×8's
-# 46 px
+# labels missing at a cell size (seeds 11 to 20): KMines classic's 5, xbomb level 1's 50 px 4, GNOME classic's 3 at
+# 8×8's 46 px
 node scripts/add-labels.js kmines-classic fixtures/kmines/learn/s17-04.png
 node scripts/add-labels.js xbomb fixtures/xbomb/learn/s11-01.png
 node scripts/add-labels.js gnome-mines-classic fixtures/gnome-mines/learn/s11-01.png
-# ace's 24 px cells from seed 20 (learn's grid cut seed 1's a pixel off; seed 1 lacked the 4 and 5), and its 12 px 5 as its 32×32 games draw it, cut
-# where the skin reads it (learn's own grid there cuts it a pixel off)
+# ace's 24 px cells from seed 20 (learn's grid cuts seed 1's a pixel off, and seed 1 lacks the 4 and 5), and its 12 px
+# 5 as its 32×32 games draw it, cut where the skin reads it (learn's own grid there cuts it a pixel off)
 node scripts/add-labels.js ace-minesweeper --replace fixtures/ace-minesweeper/learn/s20-04.png
 node scripts/add-labels.js ace-minesweeper --on-skin-grid --only=5 fixtures/ace-minesweeper/learn/s11-03.png
 # KMines default's 6 (seed 32)
 node scripts/add-labels.js kmines-default fixtures/kmines/learn/s32-05.png
-# GNOME classic's 6 (seed 33; its 5 left out again: as JPEG 24 more 3s then read unclear)
+# GNOME classic's 6 (seed 33; its 5 is left out, as above: under JPEG its 3s would read unclear)
 node scripts/add-labels.js gnome-mines-classic --only=6 fixtures/gnome-mines/learn/s33-04.png
 # each skin's mine counter: its place and glyphs (learn rebuilt the folders without them)
 node scripts/learn-counters.js

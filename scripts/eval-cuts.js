@@ -69,8 +69,10 @@ async function main() {
             if (wrong.length) {
               const g = analysis.grid;
               console.log(
-                `${path.relative(ROOT, file)} ${corner} ${box.width}×${box.height} (row ${rows}, col ${cols}, ${f} of a cell): ${wrong.length} false (${wrong.join(' ')});` +
-                  ` grid ${g.rows}×${g.cols} at cell (${top}, ${left}), cut ${analysis.notes.join(' ').match(/past the image's ([a-z ]+) edge/)?.[1] ?? 'none'}`,
+                `${path.relative(ROOT, file)} ${corner} ${box.width}×${box.height} ` +
+                  `(row ${rows}, col ${cols}, ${f} of a cell): ${wrong.length} false (${wrong.join(' ')});` +
+                  ` grid ${g.rows}×${g.cols} at cell (${top}, ${left}), cut ` +
+                  `${analysis.notes.join(' ').match(/past the image's ([a-z ]+) edge/)?.[1] ?? 'none'}`,
               );
             }
           }

@@ -1,10 +1,9 @@
 // @ts-check
 // node scripts/eval-lacking.js <skin> <game> [scale|jpeg] [labels] [shots]: reads the held-out shots of
 // fixtures/<game>/ named by `shots` (a pattern, default s2-*; rescaled by `scale`, default 1, or saved as JPEG
-// at quality 75) with a copy of built-in skin <skin> that lacks one label
-// (each of `labels` in turn, default 1,2,3,4), and counts that label's cells read unreadable and misread, and
-// the deductions the ground truth contradicts. A label a skin lacks must come out unreadable, never as
-// another label. Run after `npm run build`.
+// at quality 75) with a copy of built-in skin <skin> that lacks one label (each of `labels` in turn, default
+// 1,2,3,4), and counts that label's cells read unreadable and misread, and the deductions the ground truth
+// contradicts. A label a skin lacks must come out unreadable, never as another label. Run after `npm run build`.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -18,7 +17,10 @@ const ROOT = path.resolve(__dirname, '..');
 /** Template files of the labels not named by themselves (src/skin/skin.ts). @type {Record<string, string>} */
 const FILE_NAMES = { '.': 'hidden', F: 'flag', '?': 'question', '*': 'mine', X: 'exploded' };
 
-/** @param {string} skin @param {string} label @returns {string} a copy of the skin's folder without the label's templates */
+/**
+ * @param {string} skin @param {string} label
+ * @returns {string} a copy of the skin's folder without the label's templates
+ */
 function skinLacking(skin, label) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lacking-${label}-`));
   fs.cpSync(path.join(ROOT, 'skins', skin), dir, { recursive: true });
@@ -82,7 +84,8 @@ async function main() {
           ? `, placed at row ${part.dr}, column ${part.dc}: ${part.false} false of ${part.deductions} deductions`
           : '';
         notes.push(
-          `lacking ${label}, ${path.basename(file)}: ${analysis.error ?? `read ${b?.rows}×${b?.cols} (truth ${truth.rows}×${truth.cols})${placed}`}`,
+          `lacking ${label}, ${path.basename(file)}: ` +
+            `${analysis.error ?? `read ${b?.rows}×${b?.cols} (truth ${truth.rows}×${truth.cols})${placed}`}`,
         );
         continue;
       }

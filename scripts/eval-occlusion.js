@@ -1,10 +1,11 @@
 // @ts-check
-// node scripts/eval-occlusion.js [--variant=50%|jpeg75|…] [shot.png …]: covers one side of the board in held-out shots with a flat
-// rectangle (a window or a notification over the game), from past the board's edge through 1, 3 and 5 rows or
-// columns and 0, 30 or 60 % of the next, in black, white, the window's grey and a blue, and counts the deductions
-// the ground truth (<name>.mines.txt) contradicts. The counts along the rectangle's edge see cells not read:
-// the side must be found open (it does not show the game's frame, src/locate/frame.ts). Any false deduction here is
-// a board read as ending where it does not. --variant reads each covered shot as scripts/variants.js copies it.
+// node scripts/eval-occlusion.js [--variant=50%|jpeg75|…] [shot.png …]: covers one side of the board in held-out
+// shots with a flat rectangle (a window or a notification over the game), from past the board's edge through 1, 3
+// and 5 rows or columns and 0, 30 or 60 % of the next, in black, white, the window's grey and a blue, and counts the
+// deductions the ground truth (<name>.mines.txt) contradicts. The counts along the rectangle's edge see cells not
+// read: the side must be found open (it does not show the game's frame, src/locate/frame.ts). Any false deduction
+// here is a board read as ending where it does not. --variant reads each covered shot as scripts/variants.js copies
+// it.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -60,8 +61,10 @@ async function main() {
             if (part.false) {
               withFalse++;
               console.log(
-                `${path.relative(ROOT, file)} ${side} covered through ${lines + f} ${side === 'top' || side === 'bottom' ? 'rows' : 'columns'}, ${colour}: ` +
-                  `${part.false} false of ${part.deductions}; read ${analysis.board.rows}×${analysis.board.cols}, total ${analysis.board.totalMines ?? 'none'}`,
+                `${path.relative(ROOT, file)} ${side} covered through ${lines + f} ` +
+                  `${side === 'top' || side === 'bottom' ? 'rows' : 'columns'}, ${colour}: ` +
+                  `${part.false} false of ${part.deductions}; read ${analysis.board.rows}×${analysis.board.cols}, ` +
+                  `total ${analysis.board.totalMines ?? 'none'}`,
               );
             }
           }
@@ -76,7 +79,8 @@ async function main() {
 
 /**
  * A rectangle from the image's edge on `side` through `depth` rows or columns of the board, the full width or
- * height of the board and its frame. @param {any} m @param {'top' | 'bottom' | 'left' | 'right'} side @param {number} depth
+ * height of the board and its frame.
+ * @param {any} m @param {'top' | 'bottom' | 'left' | 'right'} side @param {number} depth
  * @param {number} width @param {number} height
  */
 function cover(m, side, depth, width, height) {

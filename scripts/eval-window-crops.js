@@ -70,7 +70,8 @@ async function main() {
         totals.falseDeductions += wrong.length;
         if (wrong.length)
           console.log(
-            `${file} rows ${j}+ cols ${k}+: false ${wrong.join(' ')} (${analysis.notes.filter((n) => /go on/.test(n)).join('; ') || 'no side cut'})`,
+            `${file} rows ${j}+ cols ${k}+: false ${wrong.join(' ')} ` +
+              `(${analysis.notes.filter((n) => /go on/.test(n)).join('; ') || 'no side cut'})`,
           );
       }
     }

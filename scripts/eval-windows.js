@@ -35,7 +35,8 @@ async function main() {
         if (note) {
           covered++;
           console.log(
-            `${path.relative(ROOT, file)}, ${name}: ${note.split(' side')[0].replace("the board's ", '')} read as covered`,
+            `${path.relative(ROOT, file)}, ${name}: ` +
+              `${note.split(' side')[0].replace("the board's ", '')} read as covered`,
           );
         }
       }
@@ -44,7 +45,10 @@ async function main() {
   console.log(`${shots} windows on a desktop (${variant}), ${covered} read as covered, ${deductions} deductions`);
 }
 
-/** The held-out and lost games' shots that have a meta.json (not the learn captures). @param {string} dir @returns {string[]} */
+/**
+ * The held-out and lost games' shots that have a meta.json (not the learn captures).
+ * @param {string} dir @returns {string[]}
+ */
 function heldOut(dir) {
   return fs
     .readdirSync(dir, { withFileTypes: true })
@@ -64,7 +68,8 @@ async function onDesktop(file, frame) {
   const { window: w } = JSON.parse(fs.readFileSync(metaFile(file), 'utf8'));
   const window = await sharp(file).extract({ left: w.x, top: w.y, width: w.w, height: w.h }).png().toBuffer();
   const decoration = frame
-    ? `<rect x="${X - 4}" y="${Y - 28}" width="${w.w + 8}" height="${w.h + 32}" fill="${frame[0]}"/><rect x="${X}" y="${Y - 24}" width="${w.w}" height="22" fill="${frame[1]}"/>`
+    ? `<rect x="${X - 4}" y="${Y - 28}" width="${w.w + 8}" height="${w.h + 32}" fill="${frame[0]}"/>` +
+      `<rect x="${X}" y="${Y - 24}" width="${w.w}" height="22" fill="${frame[1]}"/>`
     : '';
   const svg =
     '<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1200"><defs><linearGradient id="g" x2="1" y2="1">' +

@@ -1,9 +1,9 @@
 // @ts-check
-// npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%,webp] [--misses] [--learn]: reads every screenshot in <dir> (recursively) that has a ground-truth
-// board text beside it (<name>.board.txt; <name>.mines.txt, when present, checks every deduction), and
-// prints per skin: boards located, cells right / total, unreadable rate, false deductions, and the mine counter
-// read and used with the true total (<name>.meta.json `mines`; a wrong total used is counted apart). Folders named
-// learn/ (the screenshots skins were built from) are skipped unless --learn.
+// npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%,webp] [--misses] [--learn]: reads every screenshot
+// in <dir> (recursively) that has a ground-truth board text beside it (<name>.board.txt; <name>.mines.txt, when
+// present, checks every deduction), and prints per skin: boards located, cells right / total, unreadable rate, false
+// deductions, and the mine counter read and used with the true total (<name>.meta.json `mines`; a wrong total used is
+// counted apart). Folders named learn/ (the screenshots skins were built from) are skipped unless --learn.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -54,11 +54,16 @@ async function main() {
   const unknown = named?.find((v) => !copyNamed(v));
   if (unknown)
     throw new Error(
-      `unknown variant ${unknown} (known: ${[...Object.keys(VARIANTS), ...Object.keys(ENCODINGS), 'window', 'tight'].join(', ')}, or any scale: 75%)`,
+      `unknown variant ${unknown} ` +
+        `(known: ${[...Object.keys(VARIANTS), ...Object.keys(ENCODINGS), 'window', 'tight'].join(', ')}, ` +
+        'or any scale: 75%)',
     );
   const variants = named ?? (args.includes('--variants') ? Object.keys(VARIANTS) : ['100%']);
   const misses = [];
-  /** @type {Map<string, {boards:number, located:number, right:number, cells:number, unreadable:number, falseDeductions:number}>} */
+  /**
+   * @type {Map<string, {boards:number, located:number, right:number, cells:number, unreadable:number,
+   *   falseDeductions:number}>}
+   */
   const table = new Map();
   const failures = [];
   for (const file of shots(dir, args.includes('--learn'))) {
@@ -104,7 +109,8 @@ async function main() {
           }
         if (wrong.length)
           misses.push(
-            `${key} ${path.basename(file)}: ${wrong.length} (${wrong.slice(0, 8).join(', ')}${wrong.length > 8 ? ', …' : ''})`,
+            `${key} ${path.basename(file)}: ${wrong.length} ` +
+              `(${wrong.slice(0, 8).join(', ')}${wrong.length > 8 ? ', …' : ''})`,
           );
         row.unreadable += analysis.unreadable.length;
         const d = analysis.deductions;
@@ -118,7 +124,8 @@ async function main() {
           ? ` at row ${part.dr}, column ${part.dc} of it (${part.false} false of ${part.deductions} deductions)`
           : '';
         failures.push(
-          `${key} ${path.basename(file)}: ${analysis.error ?? `read ${b?.rows}×${b?.cols}, truth ${truth.rows}×${truth.cols}${placed}`}`,
+          `${key} ${path.basename(file)}: ` +
+            `${analysis.error ?? `read ${b?.rows}×${b?.cols}, truth ${truth.rows}×${truth.cols}${placed}`}`,
         );
       }
       table.set(key, row);
@@ -140,9 +147,12 @@ async function main() {
   const all = [...table.values()];
   const sum = (/** @type {(r: any) => number} */ f) => all.reduce((n, r) => n + f(r), 0);
   console.log(
-    `all: ${sum((r) => r.located)}/${sum((r) => r.boards)} boards located, cells right ${sum((r) => r.right)}/${sum((r) => r.cells)}` +
-      ` = ${((100 * sum((r) => r.right)) / sum((r) => r.cells)).toFixed(3)}%, unreadable ${sum((r) => r.unreadable)}, false deductions ${sum((r) => r.falseDeductions)},` +
-      ` counter used with the true total ${sum((r) => r.countersRight)}/${sum((r) => r.counters)}, wrong total used ${sum((r) => r.countersWrong)}`,
+    `all: ${sum((r) => r.located)}/${sum((r) => r.boards)} boards located, ` +
+      `cells right ${sum((r) => r.right)}/${sum((r) => r.cells)}` +
+      ` = ${((100 * sum((r) => r.right)) / sum((r) => r.cells)).toFixed(3)}%, ` +
+      `unreadable ${sum((r) => r.unreadable)}, false deductions ${sum((r) => r.falseDeductions)},` +
+      ` counter used with the true total ${sum((r) => r.countersRight)}/${sum((r) => r.counters)}, ` +
+      `wrong total used ${sum((r) => r.countersWrong)}`,
   );
   for (const f of failures) console.log('not located:', f);
   if (args.includes('--misses')) for (const m of misses) console.log('cells not right:', m);

@@ -4,7 +4,10 @@ const path = require('node:path');
 const { loadSkin } = require('../dist/skin/skin');
 const { writePng } = require('../dist/image/encode');
 
-/** @param {{ templates: { label: string, image: unknown }[] }} learned @param {string} out @param {Record<string, string>} names */
+/**
+ * @param {{ templates: { label: string, image: unknown }[] }} learned @param {string} out
+ * @param {Record<string, string>} names
+ */
 async function writeLabelFiles(learned, out, names) {
   const seen = new Map();
   for (const t of learned.templates.filter((t) => names[t.label])) {

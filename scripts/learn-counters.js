@@ -28,11 +28,11 @@ const SCALES = {
 };
 
 /**
- * Rescaled copies are also made from the capture shifted first (a margin copied from its edge added on the
- * top and left): a glyph's rescaled shape depends on where it
- * falls between the new pixels, and screenshots fall anywhere. The shifts put the capture's origin at about
- * 0, 1/3 and 2/3 of a new pixel across and, apart from that, down (at 98 %, a shift of 1 px moves it by only
- * 0.02); shifted only along the diagonal, an LCD 6 at 50 % sat nearer an 8's examples than any 6's.
+ * Rescaled copies are also made from the capture shifted first (a margin copied from its edge added on the top and
+ * left): a glyph's rescaled shape depends on where it falls between the new pixels, and screenshots fall anywhere.
+ * The shifts put the capture's origin at about 0, 1/3 and 2/3 of a new pixel across and, apart from that, down (at
+ * 98 %, a shift of 1 px moves it by only 0.02): shifts along the diagonal alone can leave a character's rescaled
+ * examples nearer another character's than its own.
  */
 function shiftsFor(f) {
   const out = [0];
@@ -72,9 +72,8 @@ async function variants(png, only) {
 }
 
 /**
- * Keeps up to MAX_EXAMPLES unlike examples (unlike in shape or in size) of each character (antialiased text
- * differs with its sub-pixel place, and copies are shifted both ways: 26 were too few to keep the later
- * captures' examples).
+ * Keeps up to MAX_EXAMPLES unlike examples (unlike in shape or in size) of each character: antialiased text differs
+ * with its sub-pixel place, and copies are shifted both ways, so a character has many looks.
  */
 const MAX_EXAMPLES = 64;
 function keep(glyphs, char, glyph) {
@@ -224,13 +223,16 @@ async function main() {
       right[variant] = (right[variant] ?? 0) + (ok ? 1 : 0);
     }
     console.log(
-      `${game}: ${chars.map((c) => `${c}×${glyphs.get(c).length}`).join(' ')} from ${new Set(seen.map((s) => s.file)).size} of ${files.length} captures; read back:`,
+      `${game}: ${chars.map((c) => `${c}×${glyphs.get(c).length}`).join(' ')} ` +
+        `from ${new Set(seen.map((s) => s.file)).size} of ${files.length} captures; read back:`,
       right,
     );
     const fonts = fitFonts(samples);
     for (const f of fonts)
       console.log(
-        `  font ${f.height} px from ${f.samples} words beside ${f.cells.join(', ')} px cells: pitch ${f.pitch.toFixed(2)}, slash ${f.slash.toFixed(2)}, misfit ${f.misfit.toFixed(2)} px${f.usable ? '' : ' (not used)'}`,
+        `  font ${f.height} px from ${f.samples} words beside ${f.cells.join(', ')} px cells: ` +
+          `pitch ${f.pitch.toFixed(2)}, slash ${f.slash.toFixed(2)}, ` +
+          `misfit ${f.misfit.toFixed(2)} px${f.usable ? '' : ' (not used)'}`,
       );
     const used = fonts.filter((f) => f.usable);
     for (const skin of spec.skins) {

@@ -65,7 +65,8 @@ async function main() {
       list.push({ image: png, board: { rows: cells.length, cols: cells[0].length, cells, totalMines: null } });
       bySkin.set(analysis.skin, list);
       console.log(
-        `${game} ${file}: ${mines.length} mines, exploded ${x >= 0 ? mines[x] : 'not told apart'} (skin ${analysis.skin})`,
+        `${game} ${file}: ${mines.length} mines, ` +
+          `exploded ${x >= 0 ? mines[x] : 'not told apart'} (skin ${analysis.skin})`,
       );
     }
   }

@@ -2,11 +2,11 @@
 // screenshots taken here by scripts/capture-marks.py (fixtures/marks/learn/<game>-v<i>-marks.png and -lost.png;
 // the .json beside each says where the script put its question marks, and which flags the lost game shows as
 // wrong). The other cells of a marks shot are read with the skin itself and must all be readable; a lost shot
-// must be located whole, its unreadable cells being the mines it shows (GNOME Mines darkens its hidden cells and flags after a loss, which no template
-// knows, so there those may be unreadable). The captures in fixtures/marks/ are left for the tests.
-// Wrong flags are learned only for skins that know a mine shown (`*`: xdemineur, ace, KMines default): elsewhere a
-// shown mine could read as a wrong flag, i.e. a safe cell. xbomb has no question mark and shows no flag after a
-// loss: nothing is learned for it.
+// must be located whole, its unreadable cells being the mines it shows (GNOME Mines darkens its hidden cells and
+// flags after a loss, which no template knows, so there those may be unreadable). The captures in fixtures/marks/
+// are left for the tests. Wrong flags are learned only for skins that know a mine shown (`*`: xdemineur, ace,
+// KMines default): elsewhere a shown mine could read as a wrong flag, i.e. a safe cell. xbomb has no question mark
+// and shows no flag after a loss: nothing is learned for it.
 // Run after `npm run build`; `npm run skins` runs it.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -46,7 +46,12 @@ async function main() {
     const marks = marked(meta);
     if (!marks.length) {
       console.log(
-        `${file}: nothing marked${meta.wrong === null ? ' (wrong flags not listed: GNOME Mines redraws every flag after a loss, and no skin reads its lost boards)' : ''}, skipped`,
+        `${file}: nothing marked${
+          meta.wrong === null
+            ? ' (wrong flags not listed: GNOME Mines redraws every flag after a loss, and no skin reads its lost ' +
+              'boards)'
+            : ''
+        }, skipped`,
       );
       continue;
     }
@@ -62,7 +67,7 @@ async function main() {
     }
     if (meta.wrong && !hasMines(analysis.skin)) {
       // a wrong flag reads as a safe cell: in a skin with no template for a mine shown, the shown mines (a bomb,
-      // as the wrong flag's, without the cross) would come closest to it, a false fact (KMines green did so)
+      // as the wrong flag's, without the cross) would come closest to it, a false fact
       console.log(`${file}: skin ${analysis.skin} knows no mine shown (*), its wrong flags are not learned`);
       continue;
     }
@@ -86,7 +91,8 @@ async function main() {
     list.push({ image: png, board: { rows: cells.length, cols: cells[0].length, cells, totalMines: null } });
     bySkin.set(analysis.skin, list);
     console.log(
-      `${file}: ${marks.length} × ${marks[0][2]}${unreadable.length ? `, ${unreadable.length} other cells unreadable` : ''} (skin ${analysis.skin})`,
+      `${file}: ${marks.length} × ${marks[0][2]}` +
+        `${unreadable.length ? `, ${unreadable.length} other cells unreadable` : ''} (skin ${analysis.skin})`,
     );
   }
   for (const [skinName, sources] of [...bySkin].sort()) {

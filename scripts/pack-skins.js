@@ -1,4 +1,5 @@
-// The build's last step (npm run build), and scripts/build-skins.sh's: dist/skins.pack from skins/ (src/skin/skinpack.ts).
+// A step of the build (npm run build) and the last of scripts/build-skins.sh: dist/skins.pack from skins/
+// (src/skin/skinpack.ts).
 'use strict';
 require('../dist/skin/skin.js')
   .packSkins()

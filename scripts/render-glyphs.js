@@ -57,7 +57,8 @@ const rms = (a, b) => Math.sqrt(a.reduce((sum, v, i) => sum + (v - b[i]) ** 2, 0
 
 /**
  * The placement whose drawings sit nearest the captures (mean RMS): a coarse search, then steps halved.
- * @param {Record<string, string>} svgs @param {Template} open @param {Template[]} captures @returns {Promise<Placement & { fit: number }>}
+ * @param {Record<string, string>} svgs @param {Template} open @param {Template[]} captures
+ * @returns {Promise<Placement & { fit: number }>}
  */
 async function fitPlacement(svgs, open, captures) {
   const cost = async (/** @type {Placement} */ p) => {
@@ -102,7 +103,10 @@ async function fitPlacement(svgs, open, captures) {
   return best;
 }
 
-/** The template file name for a label not yet in the folder: `5.png`, else `5-b.png`, … @param {string} dir @param {string} label */
+/**
+ * The template file name for a label not yet in the folder: `5.png`, else `5-b.png`, …
+ * @param {string} dir @param {string} label
+ */
 function freeName(dir, label) {
   for (const suffix of ['', ...'bcdefghijklmnopqrstuvwxyz'].map((c) => (c ? `-${c}` : ''))) {
     const name = `${label}${suffix}.png`;
@@ -133,7 +137,8 @@ async function main() {
     if (!check) {
       const p = await fitPlacement(svgs, open, captures);
       console.log(
-        `${skin} ${open.width} px: glyph ${p.size.toFixed(2)} px at (${p.x.toFixed(2)}, ${p.y.toFixed(2)}), blur ${p.blur.toFixed(2)}; mean distance to the captures ${p.fit.toFixed(2)}`,
+        `${skin} ${open.width} px: glyph ${p.size.toFixed(2)} px at (${p.x.toFixed(2)}, ${p.y.toFixed(2)}), ` +
+          `blur ${p.blur.toFixed(2)}; mean distance to the captures ${p.fit.toFixed(2)}`,
       );
       for (const label of labels.split(',')) {
         const name = freeName(dir, label);
@@ -160,7 +165,8 @@ async function main() {
       const [other, far] = [...nearest].filter(([l]) => l !== label).sort((a, b) => a[1] - b[1])[0];
       const own = nearest.get(label) ?? Infinity;
       console.log(
-        `${skin} ${open.width} px, ${label} fitted without its captures: ${own.toFixed(2)} from them, ${far.toFixed(2)} from the nearest other (${other}), ratio ${(own / far).toFixed(2)}`,
+        `${skin} ${open.width} px, ${label} fitted without its captures: ${own.toFixed(2)} from them, ` +
+          `${far.toFixed(2)} from the nearest other (${other}), ratio ${(own / far).toFixed(2)}`,
       );
     }
   }

@@ -42,12 +42,11 @@ async function main() {
 /** Moves the pointer over the first certain mine that is not a flag, so the tooltip shows why. */
 async function hoverCertainCell(page) {
   const at = await page.evaluate(() => {
-    // eslint-disable-next-line no-undef
+    // `state`: web/app.js's global, in the page
     const result = state.result;
     const hidden = result.mines.find(([r, c]) => result.board[r][c] === '.') || result.safe[0];
     if (!hidden) return null;
     const { grid } = result;
-    // eslint-disable-next-line no-undef
     const { x, y, scale } = state.view;
     const box = document.getElementById('picture').getBoundingClientRect();
     return {

@@ -87,9 +87,9 @@ async function windowAlone(b, file) {
 }
 
 /**
- * A named copy: one of VARIANTS or ENCODINGS, 'window', 'tight', or any scale written as a percentage ("133%": Windows' 125–175 % display
- * settings, a screenshot shrunk to share; "150%n": pixels repeated, as a system scales a window drawn at 100 %);
- * null for anything else.
+ * A named copy: one of VARIANTS or ENCODINGS, 'window', 'tight', or any scale written as a percentage ("133%":
+ * Windows' 125–175 % display settings, a screenshot shrunk to share; "150%n": pixels repeated, as a system scales a
+ * window drawn at 100 %); null for anything else.
  * @param {string} name @returns {((b: Buffer, file: string) => Promise<Buffer>) | null}
  */
 function variant(name) {

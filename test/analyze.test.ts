@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { analyzeImage } from '../src/analyze/analyze';
 
-// analyzeImage starts loading the skins while the screenshot decodes (read.ts preloadSkins): a skin that cannot
-// load must still fail the reading with its own error, and only once decoding has succeeded. Its rejection must
-// not go unhandled meanwhile: jest fails the first test when it does.
+// analyzeImage starts loading the skins while the screenshot decodes (src/read/read.ts's preloadSkins): a skin
+// that cannot load must still fail the reading with its own error, and only once decoding has succeeded. Its
+// rejection must not go unhandled meanwhile: jest fails the first test when it does.
 
 const SHOT = path.join(__dirname, '..', 'fixtures', 'xdemineur', 's2-03.png');
 

@@ -64,7 +64,7 @@ describe('--jobs: a batch on worker threads', () => {
     expect(summary.totals).toEqual({ files: 6, ok: 6, inconsistent: 0, error: 0 });
   }, 120_000);
 
-  test("workers get OpenCV's outlines from the main thread, which loads it once for all: the same results as in one thread", async () => {
+  test("workers get OpenCV's outlines from the main thread, which loads it once: results as one thread's", async () => {
     // a skin-free reading leaves cells unreadable, so OpenCV's outlines are tried too
     const files = ['xdemineur/s2-01', 'xbomb/s2-02'].map((g) => path.join(FIXTURES, `${g}.png`));
     const batch = async (jobs: number) =>
@@ -79,8 +79,20 @@ describe('--jobs: a batch on worker threads', () => {
       const write = process.stdout.write.bind(process.stdout);
       let json = '';
       process.stdout.write = (chunk) => ((json += chunk), true);
-      cli.main(${JSON.stringify([...files, '--skin', 'none', '--json', '--jobs', String(jobs), '-o', path.join(tmp.dir, `cv${jobs}`)])}).then(() => {
-        write(JSON.stringify({ results: JSON.parse(json), openCvHere: Object.keys(require.cache).some((k) => k.includes('opencv-js')) }));
+      cli.main(` +
+                JSON.stringify([
+                  ...files,
+                  '--skin',
+                  'none',
+                  '--json',
+                  '--jobs',
+                  String(jobs),
+                  '-o',
+                  path.join(tmp.dir, `cv${jobs}`),
+                ]) +
+                `).then(() => {
+        write(JSON.stringify({ results: JSON.parse(json), openCvHere: ` +
+                `Object.keys(require.cache).some((k) => k.includes('opencv-js')) }));
       });
     `,
             ],
@@ -96,7 +108,7 @@ describe('--jobs: a batch on worker threads', () => {
     expect(two.results.some((r) => r.unreadable.length > 0)).toBe(true);
   }, 120_000);
 
-  test("a batch's main thread does not load sharp, which only its workers use; a run in one thread does; with the marks drawn before, none does", async () => {
+  test("a batch's main thread loads no sharp (its workers do); one thread does; tiles kept: none does", async () => {
     const hook = path.join(tmp.dir, 'dlopen-hook.js');
     writeFileSync(
       hook,
@@ -104,7 +116,8 @@ describe('--jobs: a batch on worker threads', () => {
       const { isMainThread } = require('node:worker_threads');
       const dlopen = process.dlopen;
       process.dlopen = function (module, file, ...rest) {
-        process.stderr.write('dlopen ' + (isMainThread ? 'main ' : 'worker ') + require('node:path').basename(file) + '\\n');
+        process.stderr.write('dlopen ' + (isMainThread ? 'main ' : 'worker ') + ` +
+        `require('node:path').basename(file) + '\\n');
         return dlopen.call(this, module, file, ...rest);
       };`,
     );
@@ -129,7 +142,8 @@ describe('--jobs: a batch on worker threads', () => {
     expect((await loads(2, 'off')).sharp).toEqual(['worker', 'worker']);
     const drawn = await loads(1, 'off');
     expect(drawn.sharp).toEqual(['main']);
-    // the tiles drawn by a first batch are kept on disk (tilecache.ts): the next draws the same PNGs without sharp
+    // the tiles drawn by a first batch are kept on disk (src/output/tilecache.ts): the next draws the same PNGs
+    // without sharp
     const cache = path.join(tmp.dir, 'tiles');
     expect((await loads(2, cache)).sharp).toEqual(['worker', 'worker']);
     for (const jobs of [2, 1]) {
@@ -144,7 +158,7 @@ describe('--jobs: a batch on worker threads', () => {
     }
   }, 90_000);
 
-  test("a screenshot's annotated PNG is the same alone and after another in one process, heat map included", async () => {
+  test('an annotated PNG is the same alone and after another in one process, heat map included', async () => {
     // gnome-mines s2-01 leaves the heat map's key kept from its sheet, drawn at another place on it than s3-01's
     // own sheet would draw it: a gradient comes out a level apart there, unless drawn at the sheet's left edge
     const [before, shot] = ['gnome-mines/s2-01', 'gnome-mines/s3-01'].map((g) => path.join(FIXTURES, `${g}.png`));
@@ -166,7 +180,7 @@ describe('--jobs: a batch on worker threads', () => {
     ).toBe(true);
   }, 60_000);
 
-  test('results carry no cell readings (the main thread keeps every result to the end); all else is there', async () => {
+  test('results carry no cell readings (the main thread keeps all results to the end); all else is there', async () => {
     const [result] = await runBatch([{ file: path.join(FIXTURES, 'xdemineur/s2-03.png'), name: 's2-03.png' }], {
       output: path.join(tmp.dir, 'one.png'),
     });
@@ -177,7 +191,7 @@ describe('--jobs: a batch on worker threads', () => {
     expect(result.output).toBe(path.join(tmp.dir, 'one.png'));
   }, 60_000);
 
-  test("the CLI sizes libuv's pool before sharp starts it: one thread per core, 2 to 4; a size in the environment is kept", () => {
+  test("the CLI sizes libuv's pool before sharp starts it: a thread per core, 2 to 4; a size in env is kept", () => {
     // `blocked` pool threads wait on FIFOs no one writes to; a stat then finishes only if a thread is left
     const fifos = [1, 2, 3, 4].map((i) => path.join(tmp.dir, `fifo${i}`));
     execFileSync('mkfifo', fifos);
@@ -197,7 +211,8 @@ describe('--jobs: a batch on worker threads', () => {
       setTimeout(() => {
         process.stdout.write(JSON.stringify({ size: process.env.UV_THREADPOOL_SIZE, free: done }));
         // a writer lets each waiting open finish: node joins its pool's threads on the way out
-        for (const f of ${JSON.stringify(fifos)}) try { fs.closeSync(fs.openSync(f, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); } catch {}
+        for (const f of ${JSON.stringify(fifos)}) ` +
+              `try { fs.closeSync(fs.openSync(f, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); } catch {}
       }, 500);
     `,
           ],
@@ -210,8 +225,9 @@ describe('--jobs: a batch on worker threads', () => {
     expect(probe(3, { UV_THREADPOOL_SIZE: '3' })).toEqual({ size: '3', free: false });
   }, 30_000);
 
-  test('a worker that stops or fails mid-file: that file is reported failed, the files it held go to a new worker, the batch ends', async () => {
-    // a stand-in for worker.js: exits (no 'error' event) on one file, throws on others, else reports it analysed
+  test('a worker that stops or fails mid-file: its file fails, the rest go to a new worker; batch ends', async () => {
+    // a stand-in for src/analyze/worker.ts: exits (no 'error' event) on one file, throws on others, else reports it
+    // analysed
     const script = path.join(tmp.dir, 'crashing-worker.js');
     writeFileSync(
       script,
@@ -220,7 +236,8 @@ describe('--jobs: a batch on worker threads', () => {
       parentPort.on('message', ({ index, input }) => {
         if (input.name === 'exit.png') process.exit(7);
         if (input.name.startsWith('throw')) throw new Error('boom');
-        parentPort.postMessage({ index, result: { analysis: { file: input.file, status: 'ok' }, output: null, debug: null, ms: 1 } });
+        parentPort.postMessage({ index, result: ` +
+        `{ analysis: { file: input.file, status: 'ok' }, output: null, debug: null, ms: 1 } });
       });`,
     );
     const names = [
@@ -237,8 +254,8 @@ describe('--jobs: a batch on worker threads', () => {
     ];
     const inputs = names.map((name) => ({ file: path.join(tmp.dir, name), name }));
     // node sends a worker's error on another port than its results: the result of the file before can come after
-    // the error, and a pool that settled the failure at once then fed files to the dead worker and hung (~1 round in
-    // 10 here)
+    // the error, and a pool that settles the failure at once feeds files to the dead worker and hangs; the order
+    // varies from round to round, hence many rounds
     for (let round = 0; round < 40; round++) {
       const reported: string[] = [];
       const results = await runInWorkers(
@@ -268,9 +285,11 @@ describe('--jobs: a batch on worker threads', () => {
     ['Ctrl-C', 'SIGINT', 130, 'interrupted'],
     ['kill', 'SIGTERM', 143, 'terminated'],
   ] as const)(
-    '%s (%s) stops a batch: exit %d, the outputs written stay whole and summary.json lists them, the rest as not finished; no temp file is left, not even one a worker wrote and had not renamed',
+    '%s (%s) stops a batch: exit %d; outputs stay whole, summary.json lists every file; no temp file is left',
     async (_, signal, exitCode, word) => {
-      // in each worker, the second temp file written is held there, before its rename, until the worker is stopped
+      // the outputs written stay whole and summary.json lists them, the rest as not finished; no temp file is left,
+      // not even one a worker wrote and had not renamed: in each worker, the second temp file written is held there,
+      // before its rename, until the worker is stopped
       const hook = path.join(tmp.dir, 'held-write-hook.js');
       writeFileSync(
         hook,
@@ -329,7 +348,8 @@ describe('--jobs: a batch on worker threads', () => {
     60_000,
   );
 
-  test('a reader of the output that goes away after one line (| head -1) ends the printing, not the batch: every PNG and summary.json written, exit 0', async () => {
+  // a reader of the output that goes away after one line: every PNG and summary.json is still written
+  test('| head -1 going away after a line ends the printing, not the batch: all outputs written, exit 0', async () => {
     const dir = path.join(tmp.dir, 'piped');
     mkdirSync(dir);
     const names = ['a.png', 'b.png', 'c.png', 'd.png', 'e.png', 'f.png'];
@@ -363,7 +383,7 @@ describe('--jobs: a batch on worker threads', () => {
     }
   }, 60_000);
 
-  test('- reads the screenshot from standard input: the same result as its file, stdin.annotated.png by default, in a batch on workers too', async () => {
+  test('- reads standard input: as its file reads, stdin.annotated.png by default, on workers too', async () => {
     const shot = path.join(FIXTURES, 'xdemineur/s2-05.png');
     const cli = (args: string[], input: Buffer, cwd = tmp.dir) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -403,14 +423,15 @@ describe('--jobs: a batch on worker threads', () => {
     expect([empty.code, empty.stderr.trim()]).toEqual([3, '-: error: empty file (0 bytes)']);
   }, 60_000);
 
-  test('--jobs past 4 a CPU core starts 4 workers a core, says so once, and reads every file as --jobs 1 does', async () => {
+  test('--jobs past 4 a core starts 4 workers a core, says so once, reads every file as --jobs 1 does', async () => {
     const hook = path.join(tmp.dir, 'worker-hook.js');
     writeFileSync(
       hook,
       `
       const threads = require('node:worker_threads');
       const Worker = threads.Worker;
-      threads.Worker = class extends Worker { constructor(...args) { super(...args); process.stderr.write('worker started\\n'); } };`,
+      threads.Worker = class extends Worker { ` +
+        `constructor(...args) { super(...args); process.stderr.write('worker started\\n'); } };`,
     );
     const most = 4 * availableParallelism();
     const dir = path.join(tmp.dir, 'many');
@@ -484,7 +505,7 @@ describe('outputs never overwrite one another', () => {
     return differ / (a.width * a.height);
   };
 
-  test('inputs whose annotated images would share a name (two folders, a name in another case, another format beside): later ones get -2, -3', async () => {
+  test('outputs that would share a name (two folders, other case, other format beside): later get -2, -3', async () => {
     const [a, b] = ['a', 'b'].map((d) => path.join(tmp.dir, d));
     mkdirSync(a);
     mkdirSync(b);

@@ -1,7 +1,7 @@
 import { atLeast, atMost, type Clauses, requireExactly, sumBits } from '../src/solve/cardinality';
 import { MiniSat } from '../src/solve/minisat';
 
-/** Clauses into one MiniSat, each guarded by `active` (assumed by `holds`), as solve.ts guards a call's. */
+/** Clauses into one MiniSat, each guarded by `active` (assumed by `holds`), as src/solve/solve.ts guards a call's. */
 function clausesOf(sat: MiniSat, active: number): Clauses {
   return { yes: sat.yes, fresh: () => sat.newVariable(), need: (...clause) => sat.addClause([...clause, -active]) };
 }
@@ -59,7 +59,7 @@ describe('cardinality clauses, against every layout', () => {
     expect(checks).toBeGreaterThan(10_000);
   });
 
-  test('requireExactly allows exactly the layouts with that count, plain clauses and adder alike (1 to 11 cells)', () => {
+  test('requireExactly allows exactly the layouts with that count, plain clauses or adder (1 to 11 cells)', () => {
     const failures: string[] = [];
     for (let n = 1; n <= 11; n++) {
       for (let k = 0; k <= n + 1; k++) {
@@ -78,7 +78,7 @@ describe('cardinality clauses, against every layout', () => {
 });
 
 describe('MiniSat', () => {
-  test('says when a clause makes the clauses unsatisfiable whatever is assumed, rather than answering UNSAT from then on', () => {
+  test('says when a clause makes the clauses unsatisfiable whatever is assumed, not UNSAT from then on', () => {
     const sat = new MiniSat();
     const [x, guard] = [sat.newVariable(), sat.newVariable()];
     sat.addClause([x]);

@@ -34,7 +34,8 @@ function check(game: Game, seed: number, tally: Tally, engines: ('auto' | 'sat' 
       const actual = solve(encode(board, { totalMines: total, trustFlags }), { engine });
       if (!same(actual, expected)) {
         tally.failures.push(
-          `seed ${seed} ${engine} trustFlags=${trustFlags}\n${show(board)}\n${JSON.stringify(actual)}\n${JSON.stringify(expected)}`,
+          `seed ${seed} ${engine} trustFlags=${trustFlags}\n${show(board)}\n` +
+            `${JSON.stringify(actual)}\n${JSON.stringify(expected)}`,
         );
       }
     }
@@ -44,7 +45,7 @@ function check(game: Game, seed: number, tally: Tally, engines: ('auto' | 'sat' 
 }
 
 describe('certain cells equal brute force, with the total and with flags (some wrong)', () => {
-  test('1000 small random positions and 400 endgames; default and counting engines on all, the bare SAT engine on every fourth', () => {
+  test('1000 small positions and 400 endgames; default and counting engines on all, bare SAT on every 4th', () => {
     const fresh = (): Tally => ({ positions: 0, failures: [], byCountOnly: 0, rightFlags: 0, wrongFlags: 0 });
     const tally = fresh();
     for (let i = 0; i < 1000; i++)
@@ -74,7 +75,7 @@ describe('certain cells equal brute force, with the total and with flags (some w
   });
 });
 
-describe('the counting engine, and the default (counting checked by SAT), agree with the SAT backbone on expert boards', () => {
+describe('the counting engine, and the default (counting checked by SAT), agree with the SAT backbone', () => {
   test('40 boards (16×30, 99 mines), with and without the total', () => {
     const failures: string[] = [];
     for (let i = 0; i < 40; i++) {
@@ -91,7 +92,7 @@ describe('the counting engine, and the default (counting checked by SAT), agree 
 });
 
 describe('cell names in row, then column order', () => {
-  test('sorted as numbers, not as text: r2c10 after r2c9, r10c0 after both; a name that is not r<row>c<col> last; ties by text', () => {
+  test('sorted as numbers: r2c10 after r2c9, r10c0 after both; a name not r<row>c<col> last; ties by text', () => {
     const random = mulberry32(SEED);
     const names: string[] = [];
     for (let row = 0; row < 300; row += 7) for (let col = 0; col < 300; col += 11) names.push(cellName(row, col));

@@ -100,7 +100,7 @@ describe('mine-assist CLI', () => {
     expect(stderr).toContain('bad.png: error: not an image');
   });
 
-  test('-r: subfolders too, outputs mirror them under -o, summary.json lists every file; inputs untouched', async () => {
+  test('-r: subfolders too, outputs mirror them under -o, summary.json lists all files; inputs untouched', async () => {
     const root = path.join(tmp.dir, 'tree');
     mkdirSync(path.join(root, 'a', 'b'), { recursive: true });
     copyFileSync(SHOT, path.join(root, 'one.png'));
@@ -127,7 +127,7 @@ describe('mine-assist CLI', () => {
     expect((await runCli([root, '-o', path.join(tmp.dir, 'flat')])).code).toBe(0);
   });
 
-  test("a folder holding one image is a batch: -o names a folder (the image's output and summary.json in it), --json an array", async () => {
+  test('a folder of one image is a batch: -o names a folder (output, summary.json), --json an array', async () => {
     const folder = path.join(tmp.dir, 'single');
     mkdirSync(folder);
     copyFileSync(SHOT, path.join(folder, 'only.png'));
@@ -151,7 +151,9 @@ describe('mine-assist CLI', () => {
     expect(statSync(file).isFile()).toBe(true);
   });
 
-  test('links in a folder: an image linked to is read, a broken link named as an image is reported; with -r a linked folder is read once, a link back up is no loop', async () => {
+  // an image linked to is read, a broken link named as an image is reported; with -r a linked folder is read once,
+  // and a link back up is no loop
+  test('links in a folder: images linked to are read, broken ones reported; -r: no folder twice, no loop', async () => {
     const root = path.join(tmp.dir, 'links');
     const elsewhere = path.join(tmp.dir, 'elsewhere');
     mkdirSync(path.join(root, 'sub'), { recursive: true });
@@ -184,7 +186,7 @@ describe('mine-assist CLI', () => {
     expect(flat.map((r: { file: string }) => path.basename(r.file))).toEqual(['broken.png', 'linked.png']);
   });
 
-  test('an output that cannot be written: one line naming it and why (no temp name, no errno text), exit 3, the batch goes on', async () => {
+  test('an unwritable output: one line, its name and why (no temp name or errno), exit 3; batch goes on', async () => {
     const good = copy('writable.png');
     const blocker = path.join(tmp.dir, 'a-file');
     writeFileSync(blocker, 'a file where a folder should be');
@@ -202,7 +204,8 @@ describe('mine-assist CLI', () => {
       expect(lines.slice(0, 2)).toEqual(
         ['writable.png', 'second.png'].map(
           (name) =>
-            `${path.join(tmp.dir, name)}: error: cannot make the folder ${path.join(blocker, 'out')}: part of its path is a file, not a folder`,
+            `${path.join(tmp.dir, name)}: error: cannot make the folder ${path.join(blocker, 'out')}: ` +
+            'part of its path is a file, not a folder',
         ),
       );
       expect(lines[2]).toMatch(/^2 files: 0 ok, 0 inconsistent, 2 error/);
@@ -231,7 +234,7 @@ describe('mine-assist CLI', () => {
     expect(readdirSync(tmp.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  test('a name near the limit of 255 bytes: its annotated PNG is written (the temp name is cut to fit), none left behind', async () => {
+  test('a name near 255 bytes: its annotated PNG is written (the temp name cut to fit), none left behind', async () => {
     const folder = path.join(tmp.dir, 'long-names');
     mkdirSync(folder);
     const name = 'é'.repeat(110) + 'x'.repeat(16) + '.png'; // 240 bytes; annotated: 250
@@ -268,7 +271,8 @@ describe('mine-assist CLI', () => {
     const { code, stderr } = await runCli([boardSecond]);
     expect(code).toBe(3);
     expect(stderr.trim()).toBe(
-      `${boardSecond}: error: no board found: no regular grid of cells in the image (an animated image: only the first of its 2 frames was read)`,
+      `${boardSecond}: error: no board found: no regular grid of cells in the image ` +
+        '(an animated image: only the first of its 2 frames was read)',
     );
   });
 
@@ -286,12 +290,14 @@ describe('mine-assist CLI', () => {
     const boxes = Array.from(
       { length: 35 },
       (_, i) =>
-        `<rect x="${20 + (i % 7) * 90}" y="${20 + Math.floor(i / 7) * 90}" width="84" height="84" fill="#def" stroke="#89a"/>`,
+        `<rect x="${20 + (i % 7) * 90}" y="${20 + Math.floor(i / 7) * 90}" ` +
+        'width="84" height="84" fill="#def" stroke="#89a"/>',
     );
     const calendar = path.join(tmp.dir, 'calendar.png');
     await sharp(
       Buffer.from(
-        `<svg xmlns="http://www.w3.org/2000/svg" width="700" height="500"><rect width="700" height="500" fill="#fff"/>${boxes.join('')}</svg>`,
+        '<svg xmlns="http://www.w3.org/2000/svg" width="700" height="500">' +
+          `<rect width="700" height="500" fill="#fff"/>${boxes.join('')}</svg>`,
       ),
     )
       .png()
@@ -355,7 +361,8 @@ describe('mine-assist CLI', () => {
     ]);
     expect([unwritable.code, unwritable.stderr.trim()]).toEqual([
       3,
-      `mine-assist learn: cannot make the folder ${path.join(blocker, 'skin')}: part of its path is a file, not a folder`,
+      `mine-assist learn: cannot make the folder ${path.join(blocker, 'skin')}: ` +
+        'part of its path is a file, not a folder',
     ]);
   });
 });
@@ -437,7 +444,7 @@ describe('mine-assist CLI: probabilities, reasons, conflicts, exports', () => {
     expect((await runCli([file, '--export', 'svg'])).code).toBe(2);
   });
 
-  test('a misread count in a screenshot: inconsistent, the conflict drawn, the re-reading suggested, exit 3', async () => {
+  test('a misread count in a screenshot: inconsistent, the conflict drawn, re-reading suggested, exit 3', async () => {
     const [left, top, pitch] = [167, 282, 21];
     const three = await sharp(SHOT)
       .extract({ left: left + 19 * pitch, top: top + 2 * pitch, width: pitch, height: pitch })

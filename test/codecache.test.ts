@@ -20,7 +20,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Loads `bundle` with `cache` in a fresh node: whether the cache was used, and whether the CLI's main is there. */
 function load(bundle: string, cache: string, nodeFlags: string[] = []): { cached: boolean; main: string } {
-  const script = `const l = require(${JSON.stringify(path.join(DIST, 'speed', 'codecache.js'))}).requireCached(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});
+  const script =
+    `const l = require(${JSON.stringify(path.join(DIST, 'speed', 'codecache.js'))})` +
+    `.requireCached(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});
     process.stdout.write(JSON.stringify({ cached: l.cached, main: typeof l.exports.main }));`;
   const run = spawnSync(process.execPath, [...nodeFlags, '-e', script], { encoding: 'utf8' });
   expect(run.stderr).toBe('');
@@ -41,7 +43,9 @@ test('the bundle is ASCII, read as one-byte text; one that is not still loads, f
   writeFileSync(wide, source.toString('latin1').replace('"use strict";', '"use strict";\n// caf\u00e9 \u2019'));
   expect(load(wide, CACHE).main).toBe('function');
   const wideCache = path.join(dir, 'wide.cache');
-  const script = `const c = require(${JSON.stringify(path.join(DIST, 'speed', 'codecache.js'))}); const l = c.requireCached(${JSON.stringify(wide)}, '/nonexistent');
+  const script =
+    `const c = require(${JSON.stringify(path.join(DIST, 'speed', 'codecache.js'))}); ` +
+    `const l = c.requireCached(${JSON.stringify(wide)}, '/nonexistent');
     require('node:fs').writeFileSync(${JSON.stringify(wideCache)}, c.codeCacheOf(l, ${JSON.stringify(wide)}));`;
   expect(spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stderr).toBe('');
   expect(load(wide, wideCache)).toEqual({ cached: true, main: 'function' });
@@ -81,9 +85,9 @@ test('without a cache, or with a damaged one, the bundle still loads', () => {
   expect(load(BUNDLE, damaged)).toEqual({ cached: false, main: 'function' });
 });
 
-test("a fresh run on a PNG, with a learned skin's folder, loads neither node:crypto nor node:child_process", async () => {
+test("a fresh run on a PNG with a learned skin's folder loads neither node:crypto nor node:child_process", async () => {
   // the cache's digest and the skin's stamp are CRC-32s, and sharp's bundled files require those modules only
-  // when they take a hash or run a command (src/speed/build/bundle.js): loading them took ~16 ms of every run
+  // when they take a hash or run a command (src/speed/build/bundle.js): loading them is slow
   const skin = path.join(dir, 'learned-xbomb');
   await saveSkin(await loadSkin('xbomb'), skin);
   const hook = path.join(dir, 'builtins-hook.js');

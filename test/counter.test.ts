@@ -26,10 +26,10 @@ test('held-out shots of every game are there', () => {
   for (const game of GAMES) expect(SHOTS.filter((s) => s.startsWith(game + path.sep)).length).toBeGreaterThanOrEqual(4);
 });
 
-// Every counter is read (KMines' 9×9 shots too: a band of dark desktop below the window's status bar had
-// set the ink bar so high that the 0 of "6/10" thinned to 6 px). ace's small boards sit 3 px from the
-// screen's left edge: a board that may go on past the image has no total, so there the counter is read but
-// not used; nor where a cell is unreadable (it may be a flag).
+// Every counter is read (KMines' 9×9 shots too, with a band of dark desktop below the window's status bar that
+// must not set the ink bar too high). ace's small boards sit 3 px from the screen's left edge: a board that may go
+// on past the image has no total, so there the counter is read but not used; nor where a cell is unreadable (it
+// may be a flag).
 const used = new Map<string, number>();
 
 test.each(SHOTS)('%s: the counter is read, and a counter used gives the true total', async (shot) => {
@@ -58,7 +58,7 @@ test.each(SHOTS.filter((_, i) => i % 3 === 0))('%s at 150%%: never a wrong total
 });
 
 // Resampled, an LCD 4 can come apart into its upper-left bar, its middle bar and its right-hand bars, and the
-// right-hand bars alone read as a 1 (at 133 % ace's "045" read "015", "148" read "118", and the totals were used).
+// right-hand bars alone look like a 1 (at 133 %, ace's "045" like "015", "148" like "118").
 test.each(['ace-minesweeper/s2-02.png', 'ace-minesweeper/s3-03.png', 'ace-minesweeper/s4-03.png'])(
   '%s at 133%%: an LCD 4 that comes apart is read as a 4, with the true total',
   async (shot) => {
@@ -88,8 +88,8 @@ test('xdemineur at 97.7 %: the counter is read on 4 of the 5 shots, each time wi
   expect(read).toBeGreaterThanOrEqual(4);
 });
 
-// At 90 %, xdemineur's LCD 9 sat between the examples learned at 75 and 98 % (a 3's nearly as near as a 9's): examples
-// are learned at 90 % too.
+// At 90 %, xdemineur's LCD 9 sits between the examples learned at 75 and 98 % (a 3's nearly as near as a 9's), so
+// examples are learned at 90 % too.
 test('xdemineur at 90 %: the counter is read with the true total on every shot', async () => {
   for (const shot of SHOTS.filter((s) => s.startsWith('xdemineur'))) {
     const { analysis } = await analyzeImage(await scaled(path.join(FIXTURES, shot), 0.9), shot);
@@ -98,8 +98,8 @@ test('xdemineur at 90 %: the counter is read with the true total on every shot',
 });
 
 // At 97.7 %, the strongest pixels in the counter's box (GNOME's flag icon; the brightest bars of ace's LCD
-// digits) set the ink bar above the fainter text (ace's thin bars were lost, its digits cut to 3 px wide):
-// where nothing reads, the box is read again with the bar set lower.
+// digits) set the ink bar above the fainter text (ace's thin bars lost, its digits cut to 3 px wide): where
+// nothing reads, the box is read again with the bar set lower.
 test.each(['gnome-mines/s2-05.png', 'ace-minesweeper/s2-04.png'])(
   '%s at 97.7 %%: faint counter text beside an icon is read, with the true total',
   async (shot) => {
@@ -119,8 +119,8 @@ test.each(SHOTS.filter((s) => /^(gnome-mines|kmines|xbomb)/.test(s)))(
   },
 );
 
-// Counter glyphs are compared with examples within 25 % of their height, learned at 50–250 %: with none learned
-// at 200 %, the 9 px text of GNOME Mines, KMines and xbomb at 190 % (17 px) had no example near its size.
+// Counter glyphs are compared with examples within 25 % of their height, learned at 50–250 %, 200 % among them:
+// the 9 px text of GNOME Mines, KMines and xbomb at 190 % (17 px) needs an example near its size.
 test.each(SHOTS.filter((s) => /^(gnome-mines|kmines|xbomb)/.test(s)))(
   '%s at 190%%: the counter is read and gives the true total',
   async (shot) => {
@@ -131,8 +131,7 @@ test.each(SHOTS.filter((s) => /^(gnome-mines|kmines|xbomb)/.test(s)))(
 );
 
 // An X11 game under a desktop scaled to 200 % has its pixels repeated: each glyph's box is a pixel narrower
-// and shorter than a resampled one's, and xbomb's 8 sat 0.16 from its examples (9 of 15 used, before the
-// counters were also learned from such copies).
+// and shorter than a resampled one's, so the counters are also learned from such copies.
 test.each(SHOTS.filter((s) => /^(xbomb|gnome-mines)/.test(s)))(
   '%s at 200%% with its pixels repeated: the counter gives the true total',
   async (shot) => {
@@ -168,7 +167,7 @@ test('a counter cut by the image edge is not read as the part that shows', async
 });
 
 // Shrunk to 75 % by dropping pixels, xbomb's "65" comes apart: the 5 into three bars a pixel apart, each a
-// word of its own, and "6" alone read as the counter: 6 + 34 flags = 40 mines of 99 (used, before).
+// word of its own. "6" alone must not be read as the counter (6 + 34 flags = 40 mines of 99).
 test('a digit come apart into specks beside the word read keeps the counter from being read', async () => {
   const shot = 'xbomb/s3-05.png';
   const file = path.join(FIXTURES, shot);
@@ -186,8 +185,8 @@ test('a digit come apart into specks beside the word read keeps the counter from
 });
 
 // A skin that cannot read a flag leaves it unreadable (hidden): with a mines-left counter, total = counter +
-// flags read came out too small by the flags not read, and xbomb's held-out shots gave false deductions.
-test('xbomb read with a skin lacking its flag: the mines-left counter gives no total, no deduction is false', async () => {
+// flags read would come out too small by the flags not read, and give false deductions.
+test('xbomb with a skin lacking its flag: the mines-left counter gives no total, no deduction is false', async () => {
   const tmp = tempDir();
   try {
     cpSync(path.join(__dirname, '../skins/xbomb'), tmp.dir, { recursive: true });
@@ -211,9 +210,8 @@ test('xbomb read with a skin lacking its flag: the mines-left counter gives no t
   }
 });
 
-// KMines at 133 and 175 % leaves a few counts unreadable (a 1 or a 3 close to another count; xbomb's at 75 and 90 %
-// are read now, on the screenshot's own pixels): no flag template comes near them, so they are no flags placed, and
-// the mines-left counter gives the total.
+// KMines at 133 and 175 % leaves a few counts unreadable (a 1 or a 3 close to another count): no flag template
+// comes near them, so they are no flags placed, and the mines-left counter gives the total.
 test.each([
   ['kmines/s3-03.png', 4 / 3],
   ['kmines/s4-03.png', 4 / 3],
@@ -324,7 +322,7 @@ describe('the total from a counter', () => {
     expect(counterTotal(reading('1/4', 3, 4), board, null)).toMatchObject({ used: false });
     expect(counterTotal(reading('2/4', 2, 4), board, null)).toMatchObject({ used: true, total: 4 });
   });
-  test('mines left with a cell unreadable is not used (it may be a flag: one more placed than counted); flags/total is', () => {
+  test('mines left with a cell unreadable is not used (it may be a flag placed, not counted); flags/total is', () => {
     expect(counterTotal(reading('3', 3, null), board, null, 1)).toMatchObject({
       used: false,
       total: null,
@@ -332,7 +330,7 @@ describe('the total from a counter', () => {
     });
     expect(counterTotal(reading('2/4', 2, 4), board, null, 1)).toMatchObject({ used: true, total: 4 });
   });
-  test('0 mines left is not used where the game stops its count at 0 (any flags over the total show 0); elsewhere it is', () => {
+  test('0 mines left is not used where the count stops at 0 (any flags over the total show 0); elsewhere it is', () => {
     expect(counterTotal(reading('000', 0, null), board, null, 0, true)).toMatchObject({
       used: false,
       total: null,

@@ -5,13 +5,13 @@ import { analyzeImage } from '../src/analyze/analyze';
 import { parseCellName } from '../src/common/board';
 import { FIXTURES } from './helpers';
 
-// A screenshot that cuts the board: the counts along the cut see cells the image does not show. Before they
-// were set aside, 213 crops of these two shots gave 23 false deductions (a count at the cut "needing"
-// its mine among the cells shown). Crops through the middle of a cell, from the top-left corner.
+// A screenshot that cuts the board: the counts along the cut see cells the image does not show, so they are set
+// aside (else a count at the cut "needs" its mine among the cells shown). Crops through the middle of a cell, from
+// the top-left corner.
 const SHOTS = ['xdemineur/s2-05.png', 'xbomb/s2-03.png'];
 
 // GNOME Mines draws flat tiles with faint gaps: a strip of cut tiles is plain on the whole, but stepped at every
-// row line. These crops gave a false deduction each when only plainness was asked.
+// row line, so plainness alone would take it for the frame.
 test.each([
   [6, 12, 0.5],
   [9, 12, 0.1],
@@ -47,7 +47,7 @@ test.each([
 
 // A crop whose cut column fits the skin better than the board's first columns: the grid read starts three
 // columns in, and the counts along its left side see cells left out. Cells beyond it read as counts.
-test('xdemineur s2-03 cut after 6 rows and 6 columns (+0.9 of a cell): the left side the grid left out is open', async () => {
+test('xdemineur s2-03 cut after 6 rows and 6 columns (+0.9 cell): the side the grid left out is open', async () => {
   const file = path.join(FIXTURES, 'xdemineur/s2-03.png');
   const meta = JSON.parse(readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8')).board;
   const crop = await sharp(file)
@@ -115,7 +115,7 @@ describe.each(SHOTS)('%s cut by the image edge', (shot) => {
 
 // ace's level-1 window sits at the screen's left edge; at 250 % its board is 10 px from it, over the
 // backdrop's dots, which then repeat every 15 px: a pattern, not cut cells.
-test('ace level 1 at 2.5×, 10 px from the screen edge over the dotted backdrop: not cut, the counter used', async () => {
+test('ace level 1 at 2.5×, 10 px from the screen edge over the dotted backdrop: not cut, counter used', async () => {
   const file = path.join(FIXTURES, 'ace-minesweeper/s2-01.png');
   const { width = 0 } = await sharp(file).metadata();
   const { analysis } = await analyzeImage(
@@ -167,8 +167,8 @@ describe.each(['s2-01', 's3-01', 's4-01'])("ace 11×11 %s at the screen's corner
 // window leaves (scripts/eval-window-crops.js): the skin's frame print for that level must not vouch for an edge that
 // cuts cells. ace: where the cut column is open, a 3 px strip of it is the backdrop's dotted pattern, plain and
 // uncrossed but where covered cells lie beyond; their edges show the side is cut. GNOME at 200 %: the gaps between
-// its tiles are 8 px wide, and the tiles' edges 4 px from the grid's lines: the ace and GNOME crops each gave false
-// deductions before. xbomb: 29 px of cut cells where its 8×8 level's menu bar would be must not pass for it.
+// its tiles are 8 px wide, and the tiles' edges 4 px from the grid's lines. xbomb: 29 px of cut cells where its 8×8
+// level's menu bar would be must not pass for it.
 test.each([
   ['ace-minesweeper/s2-01', 'ace-minesweeper/s3-04', 4, 4, 'left'],
   ['ace-minesweeper/s2-01', 'ace-minesweeper/s2-04', 1, 3, 'right'],

@@ -106,7 +106,7 @@ test("a template's own image reads as it exactly, and with its last pixel change
 
 // A template whose two nearest other labels sit at the same distance cannot say which is the runner-up without
 // measuring: a cell equal to it is measured like any other (classify's second call to the kernel).
-test('a cell equal to a template with two nearest rivals at one distance is measured, and reads as that template', () => {
+test('a cell equal to a template whose two nearest rivals tie is measured, and reads as that template', () => {
   const flat = (grey: number, width = 20): RgbaImage => ({
     width,
     height: width,

@@ -8,9 +8,9 @@ import { loadSkin, saveSkin } from '../src/skin/skin';
 import type { Analysis, Side, Skin } from '../src/common/types';
 import { FIXTURES, onDesktop, readBoard, runCli, scaled, tempDir } from './helpers';
 
-// A window over the last rows or columns of a board: the grid ends at the window's edge, and the counts
-// along it see cells that are not read. Before the skins knew their frames, these covers gave false
-// deductions (scripts/eval-occlusion.js: 53 of 16 131 over 864 covers of six shots).
+// A window over the last rows or columns of a board: the grid ends at the window's edge, and the counts along it
+// see cells that are not read. The skins know their games' frames, so such a side reads as open
+// (scripts/eval-occlusion.js tries many more covers).
 const COVERS: [shot: string, side: Side, depth: number, colour: string][] = [
   ['xdemineur/s2-03.png', 'bottom', 1, '#000000'],
   ['xdemineur/s2-05.png', 'right', 3.6, '#2060c0'],
@@ -95,10 +95,10 @@ test.each(COVERS)(
 );
 
 // At 50 % a frame's lines are a pixel wide and the grid's edge is found to a pixel: the shifts tried are held
-// to a tenth of a cell, or a grey window over xdemineur's bottom rows matched its grey frame shifted (5 false).
+// to a tenth of a cell, or a grey window over xdemineur's bottom rows would match its grey frame shifted.
 // xbomb's right frame is then a pixel of line and a pixel and a half of white margin to its window's edge: a
-// white window over its last column matched them shifted by a pixel, where what lies a pixel inside the edge is
-// the line (3 false); past the edge the window's white is the margin's own colour.
+// white window over its last column would match them shifted by a pixel, but what lies a pixel inside the edge is
+// the line; past the edge the window's white is the margin's own colour.
 const HALF_SIZE_COVERS: [shot: string, side: Side, depth: number, colour: string][] = [
   ['xdemineur/s2-05.png', 'bottom', 5, '#c0c0c0'],
   ['xbomb/s2-03.png', 'right', 1, '#ffffff'],
@@ -136,9 +136,9 @@ async function windowOf(file: string): Promise<Buffer> {
   return sharp(file).extract({ left: w.x, top: w.y, width: w.w, height: w.h }).png().toBuffer();
 }
 
-// xbomb's and ace's boards lie a few pixels from their windows' edges. The prints once ran on past them into
-// the live tool's black screen, and each xbomb shot on a desktop read as covered on its left, ace's level 1
-// on its left and bottom (the window's frame, or the wallpaper, there): the prints now stop at the window.
+// xbomb's and ace's boards lie a few pixels from their windows' edges. The prints stop at the window, not in the
+// live tool's black screen beyond it, so on a desktop the window's frame or the wallpaper there is no cover
+// (xbomb's left side, ace level 1's left and bottom).
 test.each([
   'xbomb/s2-03.png',
   'xbomb/s2-01.png',
@@ -160,7 +160,7 @@ test.each([
 
 // xbomb's and ace's level 1 boards lie 2-6 px from their windows' edges: those sides' prints are short (they
 // stop before the board's line and the band past it), and a board of that size is not judged there. At 50 %
-// their 25 and 18 px cells were read against the 20 and 24 px prints of levels whose windows end farther out.
+// their 25 and 18 px cells are near the 20 and 24 px prints of levels whose windows end farther out.
 test.each(['xbomb/s2-01.png', 'ace-minesweeper/s3-01.png'])(
   '%s, a level whose window ends at its board, in full and at 50 %: no side read as covered; covered, its side open',
   async (shot) => {
@@ -177,8 +177,8 @@ test.each(['xbomb/s2-01.png', 'ace-minesweeper/s3-01.png'])(
 );
 
 // The board's own outer line is not the frame: xbomb draws it green beside open cells once a game is lost, and
-// KMines draws it thicker in a larger window (here 4 px where its skin's capture had 2.5, then scaled 1.5×).
-// Both were read as covered before only the line's step to the frame beyond it was asked for.
+// KMines draws it thicker in a larger window (here 4 px where its skin's capture has 2.5, then scaled 1.5×).
+// Only the line's step to the frame beyond it is asked for.
 test.each([
   ['xbomb/lost/s4-01.reveal.png', 1],
   ['xbomb/lost/s4-02.reveal.png', 1],
@@ -222,7 +222,7 @@ describe('a skin learned from one capture knows its frame', () => {
   });
 });
 
-test("a skin learned from a capture of the window alone: its prints stop at the image's edge, and a desktop around the window is not a cover", async () => {
+test('a skin learned from a window alone: prints end at the image edge; a desktop around it is no cover', async () => {
   const tmp = tempDir();
   try {
     const capture = path.join(FIXTURES, 'xbomb/learn/s1-02.png');

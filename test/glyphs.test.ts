@@ -15,7 +15,7 @@ const sorted = (values: Float32Array, q: number) =>
   Float32Array.from(values).sort()[Math.min(values.length - 1, Math.floor(q * values.length))];
 
 describe('percentile', () => {
-  test('of whole numbers 0-255 (ink distances), counted: the value a sort puts at that rank, for any size and rank', () => {
+  test('of whole numbers 0-255 (ink distances), counted: the value a sort puts at that rank, any size or rank', () => {
     const next = random(7);
     for (let trial = 0; trial < 300; trial++) {
       const spread = 1 + Math.floor(next() * 256);

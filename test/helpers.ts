@@ -67,11 +67,21 @@ export async function scaled(file: string, factor: number): Promise<Buffer> {
  */
 export async function onDesktop(file: string | Buffer, left: number, top: number): Promise<Buffer> {
   const { width = 0, height = 0 } = await sharp(file).metadata();
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080">
-    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1d4e89"/><stop offset="1" stop-color="#6aa3d8"/></linearGradient></defs>
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">` +
+    `<stop offset="0" stop-color="#1d4e89"/><stop offset="1" stop-color="#6aa3d8"/></linearGradient></defs>
     <rect width="1920" height="1080" fill="url(#g)"/>
-    ${Array.from({ length: 8 }, (_, i) => `<rect x="24" y="${24 + i * 90}" width="56" height="56" rx="6" fill="hsl(${i * 45},70%,55%)"/><text x="20" y="${100 + i * 90}" font-size="12" fill="white">icon ${i}</text>`).join('')}
-    <rect x="1300" y="120" width="480" height="360" fill="#f4f4f4" stroke="#333"/><rect x="1300" y="120" width="480" height="28" fill="#3b6ea5"/>
+    ` +
+    Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<rect x="24" y="${24 + i * 90}" width="56" height="56" rx="6" fill="hsl(${i * 45},70%,55%)"/>` +
+        `<text x="20" y="${100 + i * 90}" font-size="12" fill="white">icon ${i}</text>`,
+    ).join('') +
+    `
+    <rect x="1300" y="120" width="480" height="360" fill="#f4f4f4" stroke="#333"/>` +
+    `<rect x="1300" y="120" width="480" height="28" fill="#3b6ea5"/>
     <rect y="1040" width="1920" height="40" fill="#202020"/>
     <rect x="${left - 8}" y="${top - 32}" width="${width + 16}" height="${height + 40}" fill="#c9d6e4" stroke="#445"/>
     <text x="${left}" y="${top - 12}" font-size="14" fill="#111">Minesweeper</text></svg>`;
@@ -91,7 +101,10 @@ export function cellsDiffer(a: Board, b: Board): string[] {
   return diffs;
 }
 
-/** A tile's alpha on a rasterised sheet (`width` pixels a row, RGBA): summed over its outermost pixels, and inside them. */
+/**
+ * A tile's alpha on a rasterised sheet (`width` pixels a row, RGBA): summed over its outermost pixels, and inside
+ * them.
+ */
 export function tileAlpha(sheet: { data: Uint8Array; width: number }, at: Rect): { edge: number; inside: number } {
   let edge = 0;
   let inside = 0;

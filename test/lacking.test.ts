@@ -4,9 +4,9 @@ import { analyzeImage } from '../src/analyze/analyze';
 import { loadSkin } from '../src/skin/skin';
 import { FIXTURES, readBoard, scaled } from './helpers';
 
-// A KMines game played here (seed 32, default theme, 34 px cells) with a 6 at r6c6. Its skin had no 6 until
-// this capture gave it one; read without it, shrunk to 50 %, the 6 sat 0.75 of the limit from the 5 and
-// clear of the runner-up 3, and was read as a 5.
+// A KMines game played here (seed 32, default theme, 34 px cells) with a 6 at r6c6: the capture that gives its
+// skin a 6. Read without that template, shrunk to 50 %, the 6 sits 0.75 of the limit from the 5 and clear of the
+// runner-up 3, yet must not be read as a 5.
 const FILE = path.join(FIXTURES, 'kmines', 'learn', 's32-05.png');
 const SIX: [number, number] = [6, 6];
 
@@ -31,9 +31,9 @@ test.each([1, 0.5])('at %s×: with the 6 this capture gave the skin, every cell 
   expect(analysis.board?.cells).toEqual(truth.cells);
 });
 
-// GNOME Mines' classic theme draws its 5 in brown, a 3's shape in another red; no capture gave the skin a 5 (s33-04's,
-// held out, was left out: with it, 38 more 3s of the JPEG q=75 copies of the 23 px boards read unclear). The 5 sits
-// nearest a 3, a 4 or a 1 in every form tried, and must stay unreadable in each.
+// GNOME Mines' classic theme draws its 5 in brown, a 3's shape in another red; the skin has no 5 (s33-04's is left
+// out: with it, the 3s of JPEG q=75 copies of the 23 px boards read unclear). The 5 sits nearest a 3, a 4 or a 1 in
+// every form tried, and must stay unreadable in each.
 const GNOME = path.join(FIXTURES, 'gnome-mines', 'learn', 's33-04.png');
 const FIVE: [number, number] = [7, 19];
 
@@ -60,14 +60,14 @@ test.each(FORMS)('GNOME classic, %s: a 5 the skin lacks is unreadable', async (_
 });
 
 // xbomb's level-1 boards draw their small counts, each in its own colour, in 50 px cells. Shrunk to 75 %, a 2 the
-// skin lacks came out nearest a 3 (or a 1), a close call with the blank runner-up that the rescue on the pixels where
-// the 3 and the blank differ decided for the 3: a green 2 there sits nearer the red 3 than the white, but off the
-// line between them, as no blurred red 3 does.
+// skin lacks comes out nearest a 3 (or a 1), a close call with the blank runner-up that the rescue on the pixels
+// where the 3 and the blank differ must not decide for the 3: a green 2 there sits nearer the red 3 than the white,
+// but off the line between them, as no blurred red 3 does.
 //
 // ace's counts are one white font on green. Its 12 px boards shrunk to 60 % (7 px cells), area-averaged like their
-// templates, put a 2 the skin lacks nearer the 3 than the blank (0.42-0.63 of the limit away; 681 of the held-out
-// shots' 815 2s read as 3). On the screenshot's own pixels, against the larger templates shrunk as image tools
-// shrink, it sits far from the 3, and a count read on a board smaller than every template must be read there too.
+// templates, put a 2 the skin lacks nearer the 3 than the blank. On the screenshot's own pixels, against the larger
+// templates shrunk as image tools shrink, it sits far from the 3, so a count on a board smaller than every template
+// is read there.
 test.each([
   ['xbomb', 's2-01', '2', 0.75],
   ['xbomb', 's3-01', '2', 0.75],

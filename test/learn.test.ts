@@ -20,7 +20,7 @@ const VARIANTS: Record<string, (file: string) => Promise<Buffer>> = {
 // xbomb's level 1 draws 50 px cells with other glyphs than the 20 px of levels 2-3, so one capture covers
 // levels 2-3 only; GNOME Mines and KMines draw a theme per game: one capture reads the shots of its theme.
 // ace's skin comes from one 32×32 capture with 12 px cells and reads its 11×11 (36 px) and 16×16 (24 px)
-// boards too, and at 50 % its 32×32 boards' 6 px cells, on their own pixels (resampled.ts).
+// boards too, and at 50 % its 32×32 boards' 6 px cells, on their own pixels (src/read/resampled.ts).
 // Not here, for the labels their capture lacks (measured in the README): GNOME `bgcolors`, KMines `classic`.
 const ALL = Object.keys(VARIANTS);
 const ONE_CAPTURE: [

@@ -45,7 +45,7 @@ test('xbomb at 1.5×: the legend leaves the "UXB : 10" counter under the board r
 
 // Each piece of the legend is drawn once and stamped on later screenshots: it must look the same wherever it goes
 // (whole pixels), counts must share their digits, and nothing drawn may be cut off at a piece's edge.
-test("the legend is pieces on whole pixels: counts share their digits, and no text or symbol reaches its piece's edge", async () => {
+test("legend pieces sit on whole pixels, share count digits; no text or symbol reaches a piece's edge", async () => {
   const every: Marks = {
     mines: [[0, 0]],
     safe: Array.from({ length: 305 }, () => [0, 1] as [number, number]),
@@ -90,7 +90,7 @@ test("the legend is pieces on whole pixels: counts share their digits, and no te
   expect(drawings(12).size).toBe(drawings(1).size + 1);
 });
 
-test("the legend's box stamped from its ends and columns of its middle is, byte for byte, the box drawn whole", async () => {
+test("the legend's box stamped from its ends and middle columns is, byte for byte, the box drawn whole", async () => {
   for (const [size, width] of [
     [11, 400],
     [14, 927],
@@ -107,7 +107,9 @@ test("the legend's box stamped from its ends and columns of its middle is, byte 
     expect(boxPieces.length).toBeLessThan(box.width / 8);
     const whole = await sharp(
       Buffer.from(
-        `<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${box.height}"><rect width="${box.width}" height="${box.height}" rx="${(size / 3).toFixed(1)}" fill="#000" fill-opacity="0.75"/></svg>`,
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${box.height}">` +
+          `<rect width="${box.width}" height="${box.height}" rx="${(size / 3).toFixed(1)}" ` +
+          'fill="#000" fill-opacity="0.75"/></svg>',
       ),
     )
       .raw()

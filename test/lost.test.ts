@@ -3,7 +3,7 @@ import path from 'node:path';
 import { analyzeImage } from '../src/analyze/analyze';
 import { FIXTURES } from './helpers';
 
-// Screenshots taken right after losing on purpose (seed 4; the skins' `*` and `X` came from seed 3 by
+// Screenshots taken right after losing on purpose (seed 4; the skins' `*` and `X` come from seed 3 by
 // scripts/learn-lost.js). A mine is read as a mine shown or exploded, or not read at all; nothing else is.
 const SHOTS = ['xdemineur', 'ace-minesweeper', 'kmines'].flatMap((game) => {
   const dir = path.join(FIXTURES, game, 'lost');

@@ -7,13 +7,13 @@ import { FIXTURES, tempDir } from './helpers';
 
 // Question marks and wrong flags, captured here by scripts/capture-marks.py: `-marks` shots have flags and
 // question marks placed by the script (the .json lists them), `-lost` shots are the same games lost on
-// purpose, with the flags the game draws as wrong listed. The skins' question*/wrong-flag* templates came from
+// purpose, with the flags the game draws as wrong listed. The skins' question*/wrong-flag* templates come from
 // the captures in fixtures/marks/learn (scripts/learn-marks.js); these are held out. A marked cell must read
-// as its mark; every other cell must read as it does with a copy of the skin lacking those templates (so the new
-// templates take no cell away from another label; one unreadable there may now be read as the label it was
-// closest to), and no other cell may read `?` or `!`.
+// as its mark; every other cell must read as it does with a copy of the skin lacking those templates (so the
+// templates take no cell away from another label; one unreadable there may be read as the label it is closest
+// to), and no other cell may read `?` or `!`.
 // GNOME Mines' lost boards are not listed: it darkens every hidden cell and flag after a loss, and no skin
-// reads those (no board found), so its wrong flags were not learned; xbomb has neither mark (not captured).
+// reads those (no board found), so its wrong flags are not learned; xbomb has neither mark (not captured).
 const DIR = path.join(FIXTURES, 'marks');
 type Meta = {
   board: { rows: number; cols: number };
@@ -26,7 +26,7 @@ const SHOTS = readdirSync(DIR).filter(
   (f) => /-(marks|lost)\.png$/.test(f) && (f.endsWith('-marks.png') || Array.isArray(meta(f).wrong)),
 );
 const found = { '?': 0, '!': 0 };
-// KMines classic and green have no template of a mine shown, so their wrong flags were not learned (a shown mine
+// KMines classic and green have no template of a mine shown, so their wrong flags are not learned (a shown mine
 // would come closest to one, and a wrong flag reads as a safe cell): there a wrong flag must stay unreadable.
 const NO_WRONG_FLAG = ['kmines-v2-lost.png', 'kmines-v3-lost.png'];
 

@@ -135,7 +135,7 @@ test('images one after another, small after large: each as if it were the first'
   expect(squareRegions(small, LIMITS)).toEqual(alone);
 });
 
-test('a 9 Mpx image: the squares in its far corner are those of the corner alone (window sums past 2³¹ overflowed before)', () => {
+test('a 9 Mpx image: the squares in its far corner are those of the corner alone (window sums past 2³¹)', () => {
   const [width, height, side, margin] = [3000, 3000, 100, 10];
   const corner = scene(side, side, 9);
   const crop = {
@@ -155,8 +155,8 @@ test('a 9 Mpx image: the squares in its far corner are those of the corner alone
   expect(squareRegions(whole, LIMITS)).toEqual(expected);
 });
 
-// The lattice search's neighbour loops, in the kernel (src/locate/locate.ts's nearest gaps and union–find forest), against
-// their plain reading: every pair of outlines looked at.
+// The lattice search's neighbour loops, in the kernel (src/locate/locate.ts's nearest gaps and union–find forest),
+// against their plain reading: every pair of outlines looked at.
 describe("outlines' neighbours, found in the kernel", () => {
   const centre = (b: Rect, axis: 'x' | 'y') => (axis === 'x' ? b.left + b.width / 2 : b.top + b.height / 2);
   const plainGaps = (boxes: Rect[], axis: 'x' | 'y', side: number) =>
@@ -229,7 +229,10 @@ describe("outlines' neighbours, found in the kernel", () => {
     }
   });
 
-  /** src/locate/grid.ts's fit of an axis, as it was in JS: centres c = origin + pitch × (k + 0.5), from the middle out. */
+  /**
+   * src/locate/grid.ts's fit of an axis, read plainly in JS: centres c = origin + pitch × (k + 0.5), from the middle
+   * out.
+   */
   const plainFit = (boxes: Rect[], axis: 'x' | 'y', pitchGuess: number) => {
     let pitch = pitchGuess;
     const sorted = boxes.map((b) => centre(b, axis)).sort((a, b) => a - b);

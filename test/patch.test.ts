@@ -115,7 +115,8 @@ describe("a cell's nearest template, measured in the kernel", () => {
       ),
     );
 
-  // xdemineur's templates are compared at 16 px, GNOME's at 23 (an odd size: its records' coarse views start 4 bytes on)
+  // xdemineur's templates are compared at 16 px, GNOME's at 23 (an odd size: its records' coarse views start 4
+  // bytes on)
   test.each([
     [
       'xdemineur',
@@ -147,7 +148,7 @@ describe("a cell's nearest template, measured in the kernel", () => {
   );
 });
 
-// The steps across a grid line (gridlines.ts) against a plain reading: at each position along the line, the
+// The steps across a grid line (src/locate/gridlines.ts) against a plain reading: at each position along the line, the
 // largest |ΔR| + |ΔG| + |ΔB| across it within the band, 0 where the pair of pixels leaves the image.
 test('the summed colour steps across a line, both ways, in and partly out of the image', () => {
   const [width, height] = [37, 29];
@@ -180,7 +181,7 @@ test('the summed colour steps across a line, both ways, in and partly out of the
   }
 });
 
-test("a sample's fit is the same float measured worst-first, and a limit stops it exactly when the fit cannot beat it", async () => {
+test("a sample's fit is the same float worst-first; a limit stops it exactly when the fit cannot beat it", async () => {
   const { data, info } = await sharp('fixtures/xdemineur/s2-03.png')
     .ensureAlpha()
     .raw()
@@ -245,7 +246,7 @@ test("a skin's templates stay right in the kernel as screenshots of other sizes 
 // Several skins are held in the kernel at once (a batch that names no skin reads each screenshot with every
 // skin): switching between them, writing more, and a larger screenshot that moves them all must leave each
 // reading its own templates.
-test('skins held side by side in the kernel: each cell measured against the templates of the skin asked for', async () => {
+test('skins held side by side in the kernel: each cell measured against the templates of the skin named', async () => {
   const skins = await Promise.all(['xdemineur', 'gnome-mines-default', 'kmines-classic'].map(loadSkin));
   const grid = { rows: 3, cols: 3, left: 4.5, top: 2.75, pitchX: 23, pitchY: 23 };
   const cells = Array.from({ length: 9 }, (_, i): Coord => [Math.floor(i / 3), i % 3]);
@@ -302,7 +303,7 @@ test.each([
   },
 );
 
-test("a patch's coarse bounds: under its RMS distance to each template, and close to the bound of the views in f64", async () => {
+test("a patch's coarse bounds: under its RMS distance to each template, close to the f64 views' bound", async () => {
   const skin = await loadSkin('gnome-mines-default');
   const grid = { rows: 4, cols: 4, left: 3.5, top: 2.25, pitchX: 29.7, pitchY: 29.7 };
   const prepared = prepareTemplates(skin, grid);
@@ -377,9 +378,9 @@ test('edge sums: the summed grey step between neighbouring columns (or rows) ove
   }
 });
 
-// The line-by-line alignment's search (src/read/align.ts's lineShifts) against the JS it replaced: each line's strip scored
-// against the mean strip at every shift, the smoothest path of shifts, three rounds; random profiles with a grid's
-// lines in them, lines a pixel or two off, and flat stretches where scores tie.
+// The line-by-line alignment's search (src/read/align.ts's lineShifts) against a plain reading in JS: each line's
+// strip scored against the mean strip at every shift, the smoothest path of shifts, three rounds; random profiles
+// with a grid's lines in them, lines a pixel or two off, and flat stretches where scores tie.
 describe("the lines' shifts on an edge profile, found in the kernel", () => {
   function plainShifts(profile: Float64Array, bases: number[], reach: number, width: number): number[] {
     let shifts = bases.map(() => 0);

@@ -167,7 +167,7 @@ test.each([
 // Noisy pixels (level 1 finds few repeats in them, slowly) are filtered by Paeth and Huffman-coded alone: smaller
 // than run-length coding makes them. Flat cells and lines are deflated at level 1, where coding bytes alone would
 // make them many times as large. Either way the PNG reads back as the image.
-test('a noisy image is Huffman-coded after Paeth, a flat one deflated at level 1, both read back as themselves', async () => {
+test('noisy pixels are Huffman-coded after Paeth, flat ones deflated at level 1: both read back', async () => {
   const [width, height] = [301, 40];
   // a dithered gradient: each byte its column's shade plus noise of ±3
   const jitter = noise(width * height * 4);
@@ -253,8 +253,8 @@ function pngOf(
 
 // A batch reads thousands of screenshots: each is inflated by the engine kept from the last straight into the
 // kernel's memory, not into a new buffer of its size (inflateSync's). Corrupt data between good images, and bytes
-// after the stream's end, read as before.
-test('plain PNGs are inflated into the kernel by the kept engine; a corrupt stream, and bytes past its end, read as inflateSync reads them', async () => {
+// after the stream's end, read as inflateSync reads them.
+test('the kept engine inflates into the kernel; a corrupt stream, bytes past its end: as inflateSync', async () => {
   const [width, height] = [40, 30];
   const pixels = Buffer.from(noise(width * height * 3));
   const large = pngOf(width, height, 3, pixels, (y) => y % 5);
@@ -300,7 +300,7 @@ function withIdat(png: Buffer, change: (data: Buffer) => Buffer): Buffer {
 // The annotated image's scanlines are deflated band by band by the engine kept from the last image, into a buffer
 // kept too (grown when an image needs more), as is the sample that tells how to code them: the same bytes as
 // deflateSync makes of them all at once, which is what runs where node's engine cannot be driven so.
-test('an image is deflated by the kept engine into a kept buffer, as deflateSync deflates it whole; without the engine by deflateSync', async () => {
+test('the kept engine deflates into a kept buffer as deflateSync deflates whole; without it, deflateSync', async () => {
   const [width, height] = [1000, 600];
   // a flat image with a pixel in twenty of noise: level 1 packs it to ~15 %, ~300 KB, past the kept buffer's 64 KB
   const data = new Uint8Array(width * height * 4).fill(180);

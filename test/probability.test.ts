@@ -119,7 +119,7 @@ describe('large and adversarial boards finish, and say so when exact probabiliti
     expect(analysis.bestGuess).not.toBeNull();
   });
 
-  test('a checkerboard of open cells (one part far too wide) under a total: proven cells only, marked incomplete', () => {
+  test('a checkerboard of open cells (one part far too wide) under a total: proven cells only, incomplete', () => {
     const { mine } = randomGame(mulberry32(SEED + 2), 100, 100, 2000, 0);
     const around = (r: number, c: number) =>
       [-1, 0, 1].flatMap((dr) => [-1, 0, 1].map((dc) => mine[r + dr]?.[c + dc] ?? false)).filter(Boolean).length;

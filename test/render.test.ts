@@ -31,7 +31,7 @@ describe('render', () => {
     expect(wrong).toEqual([]);
   });
 
-  test("marks are painted over the cells; away from the board and legend every pixel is the screenshot's; no alpha added", async () => {
+  test("marks painted over the cells; off the board and legend each pixel is the shot's; no alpha added", async () => {
     const shot = await decode(SHOT);
     const png = await render(shot, GRID, MARKS);
     const meta = await sharp(png).metadata();
@@ -53,7 +53,7 @@ describe('render', () => {
     expect(changedFar).toBe(0);
   });
 
-  test('consumed, the screenshot is painted on directly: the same PNG; not consumed, its pixels are left as they were', async () => {
+  test('consumed, the screenshot is painted on directly (same PNG); not consumed, its pixels are kept', async () => {
     const shot = await decode(SHOT);
     const before = shot.data.slice();
     const copied = await render(shot, GRID, MARKS);
@@ -65,7 +65,7 @@ describe('render', () => {
     ]);
   });
 
-  test('consumed pixels are reused for the next screenshot of that size, which still decodes to its own pixels', async () => {
+  test('consumed pixels are reused for the next screenshot of its size, which decodes to its own pixels', async () => {
     const first = await decode(SHOT);
     await render(first, GRID, MARKS, { consume: true });
     const next = path.join(FIXTURES, 'xdemineur/s2-03.png');
@@ -135,7 +135,7 @@ describe('render', () => {
     expect(painted).toBeGreaterThan(100);
   });
 
-  test('a screenshot with transparency keeps it: alpha written, a mark over a clear pixel makes it opaque enough to see', async () => {
+  test('a screenshot with transparency keeps it; a mark over a clear pixel is made opaque enough to see', async () => {
     const shot = await decode(SHOT);
     const clear = { ...shot, data: shot.data.slice(), opaque: false };
     for (let i = 3; i < clear.data.length; i += 4) clear.data[i] = 0;
@@ -146,7 +146,7 @@ describe('render', () => {
     expect(pixel(out, 10, 10)[3]).toBe(0);
   });
 
-  test("each look of a cell's marks is drawn once, and every mark, at any size and offset, stays inside its tile", async () => {
+  test("each look of a cell's marks is drawn once; every mark, at any size and offset, stays in its tile", async () => {
     const cell: [number, number] = [0, 0];
     const kinds: Marks[] = [
       { ...NONE, mines: [cell] },
@@ -252,7 +252,7 @@ describe('render', () => {
           grid,
           marks,
           [],
-        ).svg; // eslint-disable-line @typescript-eslint/no-require-imports
+        ).svg;
       });
       return svg;
     });

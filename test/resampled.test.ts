@@ -7,10 +7,10 @@ import { FIXTURES, readBoard, scaled } from './helpers';
 
 // ace's 32×32 boards drawn with 12 px cells, saved at 50 %: 6 px cells, where a 2 and a 3 are a pixel
 // apart. Compared with the 12 px templates shrunk onto the screenshot's own pixels (lanczos3 / bicubic,
-// at the cell's place), each reads; before, 536 of these boards' 2s and 3s stayed unreadable.
+// at the cell's place), each reads.
 // Shrunk less (75–90 %: 9–11 px cells), the 12 px templates are shrunk onto them too, the cell's place tried a
-// pixel either way: s3-05 at 75 % had its 60 3s unreadable, its grid's start snapped 0.75 px off; and to an
-// eighth of a pixel around each label's best place: seed 34's 05 (grid pitch fitted 0.08 % short) left 20 3s.
+// pixel either way (s3-05 at 75 %: its grid's start snapped 0.75 px off), and to an eighth of a pixel around each
+// label's best place (seed 34's 05: its grid's pitch fitted 0.08 % short).
 const SMALL = ['s2-03', 's2-05'];
 const SHRUNK: [string, number][] = [
   ...SMALL.map((shot): [string, number] => [shot, 0.5]),

@@ -17,7 +17,7 @@ import { FIXTURES, runCli } from './helpers';
 import { launchChromium } from './browser';
 
 // What the functions given to page.evaluate use in the page (this project compiles without the DOM library).
-declare const document: any, DataTransfer: any, ClipboardEvent: any, DragEvent: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+declare const document: any, DataTransfer: any, ClipboardEvent: any, DragEvent: any;
 
 const SHOT = path.join(FIXTURES, 'xdemineur/s2-01.png');
 const BYTES = readFileSync(SHOT);
@@ -55,7 +55,7 @@ describe('serve: the page in headless Chromium', () => {
   });
   afterEach(() => page.close());
 
-  test('a pasted screenshot shows the annotated image, the counts, the total and the board analyzeImage gives', async () => {
+  test('a pasted screenshot shows the annotated image, counts, total and board analyzeImage gives', async () => {
     expect(expected.analysis.status).toBe('ok');
     await page.evaluate(async (base64) => {
       const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
@@ -101,7 +101,7 @@ describe('serve: the page in headless Chromium', () => {
     expect(await page.locator('#tip').textContent()).toContain(`${(odd.p! * 100).toFixed(1)}% chance of a mine`);
   });
 
-  test('options reach the analysis: the heat map, and a total that contradicts the counts shows the conflict on the image', async () => {
+  test('options reach the analysis: the heat map; a total against the counts shows the conflict drawn', async () => {
     const skins = await page
       .locator('#skin option')
       .evaluateAll((options) => options.map((o) => (o as { value: string }).value));
@@ -211,7 +211,7 @@ describe('serve: the server under load and abuse', () => {
     }
   }, 600_000);
 
-  test('analyses run a few at a time: the others wait in a bounded line, and past it the server says it is busy', async () => {
+  test('analyses run a few at a time, the others wait in a bounded line; past it the server is busy', async () => {
     const queue = new Queue(2, 3);
     let running = 0;
     let most = 0;
@@ -300,7 +300,7 @@ describe('serve: the server under load and abuse', () => {
     expect((await send('/', BYTES, png)).status).toBe(405);
   });
 
-  test('a request for another host name is refused (DNS rebinding), and a non-loopback host needs --allow-remote', async () => {
+  test('another host name is refused (DNS rebinding); a non-loopback host needs --allow-remote', async () => {
     const foreign = await send('/', Buffer.alloc(0), { Host: 'attacker.example:7357' }, 'GET');
     expect(foreign.status).toBe(403);
     await expect(startServer({ port: 0, host: '0.0.0.0' })).rejects.toThrow(/allow-remote/);

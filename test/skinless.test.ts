@@ -59,9 +59,9 @@ test('it reads at least 95 % of xdemineur and more than 70 % of all cells right'
   expect(totals.right / totals.cells).toBeGreaterThan(0.7);
 });
 
-// JPEG noise splits clusters (ace's blue flags became a "1" and a "4" cluster, and took the counts' place
-// until counts needed two hue families) and smudges lone digits into plain cells (an xdemineur 5 read as a
-// 0): compressed and rescaled shots must not be misread either.
+// JPEG noise splits clusters (ace's blue flags into a "1" and a "4" cluster, which must not take the counts' place:
+// counts need two hue families) and smudges lone digits into plain cells (an xdemineur 5 like a 0): compressed and
+// rescaled shots must not be misread either.
 const VARIANT_SHOTS = SHOTS.filter((s) => /^(xdemineur|ace-minesweeper)/.test(s));
 const VARIANTS: Record<string, (file: string) => Promise<Buffer>> = {
   'JPEG q=75': (file) => sharp(file).jpeg({ quality: 75 }).toBuffer(),
@@ -72,7 +72,8 @@ describe.each(Object.keys(VARIANTS))('without its skin, as %s', (variant) => {
   test.each(VARIANT_SHOTS)('%s: nothing misread, every deduction true', async (shot) => {
     const { analysis } = await analyzeImage(await VARIANTS[variant](path.join(FIXTURES, shot)), shot, { skin: 'none' });
     const truth = readBoard(path.join(FIXTURES, shot.replace(/\.png$/, '.board.txt')));
-    if (!analysis.board || analysis.board.rows !== truth.rows || analysis.board.cols !== truth.cols) return; // not located: nothing claimed
+    // not located: nothing claimed
+    if (!analysis.board || analysis.board.rows !== truth.rows || analysis.board.cols !== truth.cols) return;
     const misread = analysis.board.cells.flatMap((line, r) =>
       line.flatMap((cell, c) =>
         cell !== '.' && cell !== truth.cells[r][c] ? [`r${r}c${c} ${truth.cells[r][c]}→${cell}`] : [],
@@ -85,8 +86,8 @@ describe.each(Object.keys(VARIANTS))('without its skin, as %s', (variant) => {
   });
 });
 
-// A lawn of textured tiles (KMines' grass behind a JPEG) is no board of a few kinds of cells: clustering
-// every tile apart took seconds per lattice (63 s on one JPEG), so past 256 looks the reading stops there.
+// A lawn of textured tiles (KMines' grass behind a JPEG) is no board of a few kinds of cells, and clustering every
+// tile apart would take seconds per lattice, so past 256 looks the reading stops there.
 test('a grid of more looks than a board has reads nothing, and is not clustered cell by cell', () => {
   const grid = { rows: 30, cols: 30, left: 0, top: 0, pitchX: 12, pitchY: 12 };
   const [width, height] = [360, 360];

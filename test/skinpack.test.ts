@@ -81,7 +81,7 @@ test('a packed skin and counter equal the ones read from their PNGs', async () =
   }
 }, 60_000);
 
-test('a built-in skin whose folder matches its entry is loaded from the pack; a folder given by path is not', async () => {
+test('a built-in skin whose folder matches its entry loads from the pack; one given by path does not', async () => {
   const folder = path.join(BUILTIN_SKINS, 'xdemineur');
   const fromPngs = await loadSkin(folder);
   const file = path.join(dir, 'marked.pack');
@@ -167,7 +167,7 @@ describe("a learned skin's own pack (skin.pack beside its PNGs)", () => {
     expect(fromPack.templates.length).toBe(templatesOf(folder).length);
   });
 
-  test('it is used while the PNGs and skin.json are as packed; a changed PNG, a damaged pack: the PNGs are read', async () => {
+  test('used while the PNGs and skin.json are as packed; a changed PNG, a damaged pack: PNGs are read', async () => {
     const folder = await saved('marked');
     const fromPngs = await loadSkin(path.join(BUILTIN_SKINS, 'xbomb'));
     writeFileSync(

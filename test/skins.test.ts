@@ -39,9 +39,8 @@ test.each(SHOTS)('%s: the right skin, no cell misread, ≥ 98 %% read, every ded
   expect(analysis.deductions!.safe.filter((c) => mines.has(c))).toEqual([]);
 });
 
-// Labels a skin's seed-1 captures showed only at another cell size (a game draws small cells with other
-// glyphs) were added from later games (scripts/add-labels.js, seeds 11–20); these held-out cells were
-// unreadable without them.
+// Labels a skin's seed-1 captures show only at another cell size (a game draws small cells with other glyphs)
+// are added from later games (scripts/add-labels.js, seeds 11–20); these held-out cells need them.
 const AT_ANOTHER_SIZE: [shot: string, cells: string][] = [
   ['ace-minesweeper/s2-02.png', 'r2c6'], // 5 at 24 px
   ['ace-minesweeper/s4-04.png', 'r11c8'],

@@ -15,9 +15,9 @@ const jpegOf = async (game: string, shot: string) =>
       .toBuffer(),
   );
 
-// KMines' green theme as JPEG (q=75): the grid fitted on it drifts (left 1.5 px off, pitch 0.2 % off
-// each way); on the grass, half a pixel off already doubles the distance to every template, and 40 of the
-// 480 cells read as nothing. The cells sit a whole 29 px apart, from x=156, y=289.
+// KMines' green theme as JPEG (q=75): the grid fitted on it drifts (left 1.5 px off, pitch 0.2 % off each way);
+// on the grass, half a pixel off already doubles the distance to every template, leaving many cells unreadable.
+// The cells sit a whole 29 px apart, from x=156, y=289.
 test('a drifted grid on KMines green as JPEG snaps to the whole-pixel grid the game drew', async () => {
   const image = await jpegOf('kmines', 's4-03');
   const drifted: Grid = { rows: 16, cols: 30, left: 154.497, top: 289.178, pitchX: 29.0647, pitchY: 28.902 };
@@ -50,12 +50,10 @@ test('xbomb at 80 % reads whole: every cell as the game drew it', async () => {
   expect(cellsDiffer(analysis.board as Board, readBoard(shot.replace(/\.png$/, '.board.txt')))).toEqual([]);
 });
 
-// ace at its own cell sizes. 12 px: its dotted plain cells were cut at two offsets, so a grid a pixel off fits them as
-// well, and the outline fit put three of the seven 32×32 games' grids a pixel left of where the game drew its counts
-// (each count then 0.14-0.61 of the limit from its template, the 3s a hair from unreadable). 36 px: the climb, in steps of
-// 1.8 px, left the 11×11 games' grids 1-1.5 px off (the 2s 0.41 of the limit away). 24 px: the skin's templates were cut
-// a pixel off by learn's grid (each count 0.14-0.32 away). At the skin's own cell size the grid is tried on whole pixels,
-// and every count is exact but the 36 px 3s (the skin has no 36 px 3; the 24 px one stands in).
+// ace at its own cell sizes: at 12 px its dotted plain cells fit a grid a pixel off as well as the right one, and
+// the outline fit (or at 36 px the climb, in steps of 1.8 px) can leave the grid a pixel or so from where the game
+// drew its counts. At the skin's own cell size the grid is tried on whole pixels, and every count is exact but the
+// 36 px 3s (the skin has no 36 px 3; the 24 px one stands in).
 const aceShots = fs.readdirSync(path.join(FIXTURES, 'ace-minesweeper')).filter((f) => /^s\d+-\d+\.png$/.test(f));
 test.each(aceShots)('ace %s at 100 %%: every count sits exactly on its template', async (shot) => {
   const file = path.join(FIXTURES, 'ace-minesweeper', shot);
@@ -74,8 +72,8 @@ test('the held-out ace shots are all there', () => {
   expect(aceShots.length).toBeGreaterThanOrEqual(16);
 });
 
-// KMines classic's 31 px board fitted at 30.95 px: its sample of mostly plain cells fit well enough to count as aligned
-// (1.95), and its 1s sat up to 20.5 from their template (the same 1s on its other 31 px games: 3.7).
+// KMines classic's 31 px board fitted at 30.95 px: its sample of mostly plain cells fits well enough to count as
+// aligned, though at that size its 1s lie far from their template.
 test('a board fitted a fraction off a template size is read at that size (KMines classic s3-04)', async () => {
   const file = path.join(FIXTURES, 'kmines', 's3-04.png');
   const { analysis } = await analyzeImage(file, file);

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { FIXTURES, tempDir } from './helpers';
 
-// The marks' tiles kept on disk between runs (src/output/tilecache.ts): a run that finds all of its tiles there draws the
-// same PNG without loading sharp. Each case runs the built CLI (npm test builds dist/ first) in a fresh node.
+// The marks' tiles kept on disk between runs (src/output/tilecache.ts): a run that finds all of its tiles there
+// draws the same PNG without loading sharp. Each case runs the built CLI (npm test builds dist/ first) in a fresh
+// node.
 
 const BIN = path.resolve(__dirname, '../bin/mine-assist.js');
 const SHOT = path.join(FIXTURES, 'xdemineur/s2-03.png');
@@ -67,7 +68,7 @@ test('the cache is in $XDG_CACHE_HOME/mine-assist unless named; MINE_ASSIST_CACH
   expect(existsSync(path.join(home, 'mine-assist', 'tiles.bin'))).toBe(true);
 });
 
-test('a damaged file, tiles another sharp drew, or a file far too large are passed over: the PNG is the one drawn afresh', () => {
+test('a damaged file, tiles another sharp drew, a file far too large are passed over: the PNG drawn afresh', () => {
   const fresh = annotate({ MINE_ASSIST_CACHE: 'off' }).png;
   const cache = path.join(tmp.dir, 'other');
   mkdirSync(cache);
@@ -106,7 +107,7 @@ test('a damaged file, tiles another sharp drew, or a file far too large are pass
   expect(readFileSync(file).length).toBeLessThan(1 << 20);
 });
 
-test("tiles set in fonts that have changed since (a font installed: fontconfig's caches made anew) are drawn again", () => {
+test("tiles set in fonts changed since (a font installed: fontconfig's caches made anew) are drawn again", () => {
   const fresh = annotate({ MINE_ASSIST_CACHE: 'off' }).png;
   const cache = path.join(tmp.dir, 'fonts');
   // fontconfig's cache of the user's fonts is in $XDG_CACHE_HOME/fontconfig, a folder the tiles' stamp looks at

@@ -1,5 +1,6 @@
-// A batch sets V8's flags while the process runs (src/speed/tuning.ts), and this thread's optimising compiles run on V8's
-// own threads meanwhile: a flag such a compile reads more than once, changed between its reads, aborts the process.
+// A batch sets V8's flags while the process runs (src/speed/tuning.ts), and this thread's optimising compiles run on
+// V8's own threads meanwhile: a flag such a compile reads more than once, changed between its reads, aborts the
+// process.
 
 const set: string[] = [];
 jest.mock('node:v8', () => ({
@@ -9,8 +10,7 @@ jest.mock('node:v8', () => ({
 
 /**
  * Flags a TurboFan job reads more than once, and checks that they agree: V8 11's JSInliner checks again, as it
- * inlines a call, that the candidate the heuristic picked is still under the per-function limit, and aborts if not
- * (7 in 200 starts of a 1000-file batch while a batch set it).
+ * inlines a call, that the candidate the heuristic picked is still under the per-function limit, and aborts if not.
  */
 const READ_TWICE_BY_A_COMPILE = ['--max-inlined-bytecode-size='];
 

@@ -44,10 +44,10 @@ describe('locating at other scales and in other pictures', () => {
     await readsRight(file, await sharp(file).jpeg({ quality: 75 }).toBuffer());
   });
 
-  test('KMines green as JPEG (q=75): the grass board is found on the shot blurred by under a pixel, every cell read', async () => {
+  test('KMines green as JPEG (q=75): found on the shot blurred by under a pixel, every cell read', async () => {
     // the JPEG's 8×8 blocks break the grass cells' faint outlines: no outline search finds the board
     // until they are joined again; the cells are then read on the JPEG itself, on a grid snapped to whole
-    // pixels (as fitted, 40 cells stayed unreadable)
+    // pixels (the grid as fitted leaves many unreadable)
     const file = shot('kmines', 's4-03.png');
     const { analysis } = await analyzeImage(await sharp(file).jpeg({ quality: 75 }).toBuffer(), file);
     const truth = truthOf(file);
@@ -65,8 +65,8 @@ describe('locating at other scales and in other pictures', () => {
     expect(analysis.deductions!.safe.filter((c) => mines.has(c))).toEqual([]);
   });
 
-  test('KMines green and classic as lossy WebP (q=80): found as a JPEG is, on the shot blurred by under a pixel', async () => {
-    // until WebP was taken for lossy too, neither board was found ("only 3×2 cells look like skin kmines-classic")
+  test('KMines green and classic as lossy WebP (q=80): found as a JPEG is, on the shot blurred', async () => {
+    // a WebP is taken for lossy as a JPEG is: read as it comes, neither board is found
     for (const file of [shot('kmines', 's3-03.png'), shot('kmines/sprites', 's32-03.png')]) {
       const { analysis } = await analyzeImage(await sharp(file).webp({ quality: 80 }).toBuffer(), file);
       const truth = truthOf(file);
@@ -81,19 +81,21 @@ describe('locating at other scales and in other pictures', () => {
     }
   });
 
-  test('ace-minesweeper 32×32 as AVIF: the six columns the line test drops (their dotted lines smeared) are grown back', async () => {
-    // the grid-line test keeps 26 columns; the skin then reads the strips beyond, one a round: with 4 rounds
-    // the board stayed 30 wide and its right side "may go on"
+  test('ace 32×32 as AVIF: the six columns the line test drops (dotted lines smeared) are grown back', async () => {
+    // the grid-line test keeps 26 columns; the skin then reads the strips beyond, one a round, until none is
+    // board
     const file = shot('ace-minesweeper', 's2-03.png');
     await readsRight(file, await sharp(file).avif().toBuffer());
   });
 
-  test('a window captured alone, as macOS does: on a transparent canvas with a soft shadow, every cell read and the counter used', async () => {
+  test('a window captured alone as macOS does (transparent, soft shadow): every cell read, counter used', async () => {
     for (const file of [shot('xbomb', 's2-02.png'), shot('kmines', 's2-02.png')]) {
       const { window: w } = JSON.parse(readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8'));
       const win = await sharp(file).extract({ left: w.x, top: w.y, width: w.w, height: w.h }).png().toBuffer();
       const [width, height, m] = [w.w + 100, w.h + 100, 50];
-      const shadow = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect x="${m}" y="${m + 12}" width="${w.w}" height="${w.h}" fill-opacity="0.5"/></svg>`;
+      const shadow =
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+        `<rect x="${m}" y="${m + 12}" width="${w.w}" height="${w.h}" fill-opacity="0.5"/></svg>`;
       const blurred = await sharp(Buffer.from(shadow)).blur(14).png().toBuffer();
       const capture = await sharp(blurred)
         .composite([{ input: win, left: m, top: m }])
@@ -119,8 +121,8 @@ describe('locating at other scales and in other pictures', () => {
       const file = shot('xbomb', name);
       const { analysis } = await analyzeImage(await scaled(file, 1.5), file);
       const meta = JSON.parse(readFileSync(file.replace(/\.png$/, '.meta.json'), 'utf8'));
-      // s4-01's 4 is read with the skin's 50 px 4 (a level-1 game of seed 11); without it, the 4 was
-      // unreadable and could have been a flag, so the mines-left counter gave no total
+      // s4-01's 4 is read with the skin's 50 px 4 (from a level-1 game of seed 11): an unreadable 4 could be a
+      // flag, and the mines-left counter would then give no total
       expect([name, analysis.counter?.read, analysis.board?.totalMines]).toEqual([name, true, meta.mines]);
       expect(cellsDiffer(analysis.board!, truthOf(file))).toEqual([]);
     }
@@ -141,12 +143,12 @@ describe('locating at other scales and in other pictures', () => {
     await readsRight(shot('kmines', 's4-03.png'), shot('kmines', 's4-03.png'));
   });
 
-  test('KMines green at 2.5×: no outline of a whole cell, so outlines are found on the shot shrunk by half', async () => {
+  test('KMines green at 2.5×: no outline of a whole cell; outlines are found on the shot shrunk by half', async () => {
     const file = shot('kmines', 's3-03.png');
     await readsRight(file, await scaled(file, 2.5));
   });
 
-  test('ace-minesweeper 32×32 at 0.5× (6 px cells, outlines side by side only every other row): located, nothing misread', async () => {
+  test('ace 32×32 at 0.5× (6 px cells, outlines side by side every other row): located, none misread', async () => {
     for (const name of ['s2-03.png', 's4-03.png']) {
       const file = shot('ace-minesweeper', name);
       const { analysis } = await analyzeImage(await scaled(file, 0.5), file);
@@ -160,7 +162,7 @@ describe('locating at other scales and in other pictures', () => {
     }
   });
 
-  test("KMines green at 0.5×: the grass texture's outlines fall into two lattices over one area (pitch a little off), read as one board", async () => {
+  test('KMines green at 0.5×: grass outlines in two lattices over one area (pitch a bit off): one board', async () => {
     const file = shot('kmines', 's3-03.png');
     const { analysis } = await analyzeImage(await scaled(file, 0.5), file);
     const truth = truthOf(file);
@@ -185,7 +187,7 @@ describe('locating at other scales and in other pictures', () => {
   });
 
   // KMines' green theme at 75 % (a seed 32 game): the 8 px figures drawn on its 21.75 px grass cells make two
-  // lattices of outlines, one beside the other, out of step (before: "several boards"). Their outlines fill
+  // lattices of outlines, one beside the other, out of step, which are not several boards. Their outlines fill
   // two thirds of their pitch; cells' fill most of it.
   test('figures drawn on cells are not two boards: KMines green at 75 %', async () => {
     const file = shot('kmines', 'sprites/s32-03.png');
@@ -196,8 +198,8 @@ describe('locating at other scales and in other pictures', () => {
   });
 
   // KMines green at 50 % (a seed 33 game): every finder's outlines put the grid half a cell off, where the grass
-  // fits as well, and the board was refused. Last, the grid is read again from half a cell over.
-  test('a grid half a cell off, where the skin cannot place it, is read from half a cell over: KMines green at 50 %', async () => {
+  // fits as well and the skin cannot place the board. Last, the grid is read again from half a cell over.
+  test('a grid half a cell off, unplaced by the skin, is read from half a cell over: KMines green, 50 %', async () => {
     const file = shot('kmines', 'sprites/s33-03.png');
     const { analysis } = await analyzeImage(await scaled(file, 0.5), file);
     const truth = truthOf(file);
@@ -215,13 +217,16 @@ describe('locating at other scales and in other pictures', () => {
   });
 
   test('a window of monospaced text is not several boards', async () => {
-    // its glyphs 9 px apart on lines 21 px apart make two lattices of 18×21 px "cells" (before: "several boards")
+    // its glyphs 9 px apart on lines 21 px apart make two lattices of 18×21 px "cells", which are not several boards
     const lines = Array.from(
       { length: 30 },
       (_, i) =>
-        `<text x="20" y="${40 + 21 * i}" font-size="15" font-family="monospace">Lorem ipsum dolor sit amet 12345 consectetur adipiscing elit ${i}</text>`,
+        `<text x="20" y="${40 + 21 * i}" font-size="15" font-family="monospace">` +
+        `Lorem ipsum dolor sit amet 12345 consectetur adipiscing elit ${i}</text>`,
     );
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect width="1000" height="700" fill="#eee"/>${lines.join('')}</svg>`;
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700">' +
+      `<rect width="1000" height="700" fill="#eee"/>${lines.join('')}</svg>`;
     const { analysis } = await analyzeImage(await sharp(Buffer.from(svg)).png().toBuffer(), 'text.png');
     expect(analysis.status).toBe('error');
     expect(analysis.error).not.toMatch(/several boards/);

@@ -43,7 +43,8 @@ $('file').addEventListener('change', () => {
 for (const id of ['mines', 'skin', 'trustFlags', 'probabilities']) {
   $(id).addEventListener('change', () => state.file && analyse(state.file));
 }
-$('options').addEventListener('submit', (event) => event.preventDefault()); // Enter in "Total mines" commits it (a change)
+// Enter in "Total mines" commits it (a change)
+$('options').addEventListener('submit', (event) => event.preventDefault());
 $('whole').addEventListener('change', () => state.result && layout());
 window.addEventListener('resize', () => state.result && layout());
 
@@ -99,7 +100,10 @@ async function analyse(file) {
 
 function explainError(error, file) {
   const name = file && file.name ? `“${file.name}”: ` : '';
-  return `Could not analyse ${name ? name : 'this picture: '}${error.charAt(0).toUpperCase()}${error.slice(1)}${/[.!?]$/.test(error) ? '' : '.'}`;
+  return (
+    `Could not analyse ${name ? name : 'this picture: '}` +
+    `${error.charAt(0).toUpperCase()}${error.slice(1)}${/[.!?]$/.test(error) ? '' : '.'}`
+  );
 }
 
 function showError(message) {
@@ -144,7 +148,8 @@ function showVerdict(result) {
       line('strong', 'Inconsistent board'),
       line(
         'p',
-        `The ${size} as read cannot happen: the counts framed in yellow cannot all hold. Check them in the game; one may be misread.`,
+        `The ${size} as read cannot happen: the counts framed in yellow cannot all hold. ` +
+          'Check them in the game; one may be misread.',
       ),
     );
     if (result.conflictText) verdict.append(line('pre', result.conflictText));
