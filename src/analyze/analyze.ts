@@ -4,7 +4,7 @@ import { type Located, type OutlineFinder, SeveralBoardsError, locateAll } from 
 import { fitGrid } from '../locate/grid';
 import { scaleGrid, shrinkImage } from '../image/pixels';
 import { analyzePosition, rereadings } from '../solve/position';
-import { parseCellName } from '../common/board';
+import { cellName, parseCellName } from '../common/board';
 import { counterTotal, readCounter } from '../counter/counter';
 import { MisplacedError, preloadSkins, readBoard, regionOf, type SkinChoice, type SkinReading } from '../read/read';
 import { loadCounter } from '../skin/skin';
@@ -30,6 +30,8 @@ export interface AnalyzeOptions {
   coveredSides?: Side[];
   /** Find the counts that prove each certain cell (default true): for JSON, --explain and the page. */
   reasons?: boolean;
+  /** Cells taken as hidden only because they could not be read: never marked (solve/position.ts). */
+  unsure?: string[];
 }
 
 export interface ImageAnalysis {
@@ -61,6 +63,7 @@ export async function analyzeImage(
       skinFit: fit,
       unreadable: unreadableOf(readings),
     });
+    options = { ...options, unsure: found.unreadable?.map(([row, col]) => cellName(row, col)) };
     const cut = cutSides(image, grid, readings, windowSides(image, grid, skin));
     const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
     const covered = unframedSides(image, grid, skin).filter((side) => !cut.includes(side) && !open.includes(side));
@@ -236,6 +239,7 @@ function positionOptions(board: Board, options: AnalyzeOptions) {
     openSides: options.openSides,
     coveredSides: options.coveredSides,
     reasons: options.reasons,
+    unsure: options.unsure,
   };
 }
 

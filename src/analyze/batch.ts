@@ -333,6 +333,7 @@ function marksOf(analysis: Analysis, heatMap: boolean): Marks {
   const fresh = (cells: string[]): Coord[] => coordsOf(cells).filter((c) => !flagged.has(String(c)));
   const { proven, unproven, wrong } = analysis.flags;
   const odds = oddsOf(analysis.probabilities ?? []);
+  const unsure = new Set(analysis.unreadable.map(String));
   const hidden = ([row, col]: Coord) =>
     analysis.board?.cells[row][col] === '.' || analysis.board?.cells[row][col] === '?';
   const guess =
@@ -349,7 +350,7 @@ function marksOf(analysis: Analysis, heatMap: boolean): Marks {
     headline,
     conflict: coordsOf((analysis.conflict?.sources ?? []).filter((s) => s !== 'total')),
     bestGuess: guess ?? null,
-    heat: heatMap ? odds.filter(({ cell, p }) => p > 0 && p < 1 && hidden(cell)) : [],
+    heat: heatMap ? odds.filter(({ cell, p }) => p > 0 && p < 1 && hidden(cell) && !unsure.has(String(cell))) : [],
     keepClear: analysis.counter?.box ?? null,
   };
 }

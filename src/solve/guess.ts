@@ -7,7 +7,8 @@ const TIE = 1e-9;
 
 /**
  * Null when a safe cell is certain (open that instead), when no hidden cell has a known probability, or
- * when every hidden cell is a certain mine. The chance of a 0 is estimated as the product of (1 − p) over
+ * when every hidden cell is a certain mine. An `unsure` cell (hidden only for want of a reading) is never the
+ * guess. The chance of a 0 is estimated as the product of (1 − p) over
  * the cell and its unknown neighbours, as if they were independent; a neighbour known to be a mine makes it 0.
  */
 export function bestGuess(
@@ -15,10 +16,13 @@ export function bestGuess(
   odds: CellProbability[],
   deductions: Deductions,
   trustFlags = false,
+  unsure: ReadonlySet<string> = new Set(),
 ): string | null {
   if (deductions.safe.length > 0) return null;
   const p = new Map(odds.map(({ cell, p: value }) => [cell, value]));
-  const candidates = odds.filter(({ cell, p: value }) => value !== null && value < 1 && isHidden(board, cell));
+  const candidates = odds.filter(
+    ({ cell, p: value }) => value !== null && value < 1 && isHidden(board, cell) && !unsure.has(cell),
+  );
   if (candidates.length === 0) return null;
   const lowest = Math.min(...candidates.map((c) => c.p as number));
   const ties = candidates.filter((c) => (c.p as number) <= lowest + TIE);

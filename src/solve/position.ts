@@ -34,6 +34,11 @@ export interface PositionOptions {
   coveredSides?: Side[];
   /** Find the counts that prove each certain cell (default true; a costly part of a board's analysis). */
   reasons?: boolean;
+  /**
+   * Cells taken as hidden only because they could not be read (they may be open): constrained as hidden, which
+   * only removes facts, but never marked: left out of the certain cells, their reasons and the best guess.
+   */
+  unsure?: string[];
 }
 
 export interface Position {
@@ -49,8 +54,10 @@ export interface Position {
 export function analyzePosition(board: Board, options: PositionOptions): Position {
   const problem = encodeWith(board, options);
   const counted = count(problem);
-  const deductions = solve(problem, { counted });
-  const flags = flagReport(board, deductions, options.trustFlags);
+  const proven = solve(problem, { counted });
+  const flags = flagReport(board, proven, options.trustFlags);
+  const unsure = new Set(options.unsure);
+  const deductions = withoutUnsure(proven, unsure);
   const notes =
     options.trustFlags && flags.trusted.length
       ? [`${flags.trusted.length} flags trusted as mines (--trust-flags), not checked`]
@@ -70,6 +77,8 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
       `the board's ${options.coveredSides.join(' and ')} side does not show the game's frame ` +
         '(is a window over it?): the board may go on there, so the counts along it and the mine total are not used',
     );
+  const unmarked = proven.mines.length + proven.safe.length - deductions.mines.length - deductions.safe.length;
+  if (unmarked) notes.push(`${unmarked} certain cells could not be read (they may be open): not marked`);
   if (deductions.status === 'inconsistent') {
     const conflict = findConflict(problem);
     if (conflict.sources.includes('total')) notes.push('the total mine count is part of the contradiction');
@@ -93,8 +102,14 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
   const { reasons, unexplained } =
     options.reasons === false ? { reasons: [], unexplained: 0 } : findReasons(problem, deductions);
   if (unexplained) notes.push(`${unexplained} certain cells list every count as their reason (search limit reached)`);
-  const guess = cells && bestGuess(board, cells, deductions, options.trustFlags);
+  const guess = cells && bestGuess(board, cells, deductions, options.trustFlags, unsure);
   return { deductions, flags, probabilities: cells, bestGuess: guess, reasons, conflict: null, notes };
+}
+
+function withoutUnsure(deductions: Deductions, unsure: ReadonlySet<string>): Deductions {
+  if (unsure.size === 0) return deductions;
+  const sure = (cells: string[]) => cells.filter((cell) => !unsure.has(cell));
+  return { ...deductions, mines: sure(deductions.mines), safe: sure(deductions.safe) };
 }
 
 /** Single re-readings (runner-up templates) that would make an inconsistent board consistent. */
