@@ -96,11 +96,11 @@ describeWithShared(
       expect(misread).toEqual([]);
       expect(read.flat().filter((ch, i) => ch === truth.flat()[i]).length).toBeGreaterThan(400);
       const certainMines = new Set(overlayCells(SOLVED, 'm').map(String));
-      const open = (r: number, c: number) => /[0-8]/.test(truth[r][c]);
       const certainSafe = new Set(overlayCells(SOLVED, 's').map(String));
       expect(json.mines.filter((c: Coord) => !certainMines.has(String(c)))).toEqual([]);
-      expect(json.safe.filter(([r, c]: Coord) => !certainSafe.has(String([r, c])) && !open(r, c))).toEqual([]);
-      expect(json.mines.length + json.safe.length).toBeGreaterThan(60);
+      // no check on an open cell it could not read: every safe cell marked is a hidden one the seed proves
+      expect(json.safe.filter((c: Coord) => !certainSafe.has(String(c)))).toEqual([]);
+      expect(json.mines.length + json.safe.length).toBeGreaterThan(40);
     });
   },
 );
