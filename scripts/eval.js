@@ -1,16 +1,38 @@
 // @ts-check
-// npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%,webp] [--misses] [--learn]: reads every screenshot
-// in <dir> (recursively) that has a ground-truth board text beside it (<name>.board.txt; <name>.mines.txt, when
-// present, checks every deduction), and prints per skin: boards located, cells right / total, unreadable rate, false
-// deductions, and the mine counter read and used with the true total (<name>.meta.json `mines`; a wrong total used is
-// counted apart). Folders named learn/ (the screenshots skins were built from) are skipped unless --learn.
+// npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%,webp] [--misses] [--learn] [--leave-out]: reads
+// every screenshot in <dir> (recursively) that has a ground-truth board text beside it (<name>.board.txt;
+// <name>.mines.txt, when present, checks every deduction), and prints per game and copy: boards located, boards
+// read at the wrong size or place, cells right / total, unreadable cells, false deductions, deductions the true
+// board does not give (drawn from misread cells), marks on cells that are not hidden, and the mine counter read and
+// used with the true total (<name>.meta.json `mines`; a wrong total used is counted apart). Folders named learn/
+// (the screenshots skins were built from) are skipped unless --learn. --leave-out reads each game's shots with the
+// skins of its look removed (LOOK_SKINS): as a look the reader was never taught.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const { falseOnPart } = require('./false-on-part.js');
-const { analyzeImage } = require('../dist/analyze/analyze.js');
+const { analyzeBoard, analyzeImage } = require('../dist/analyze/analyze.js');
+const { builtinSkinNames } = require('../dist/skin/skin.js');
 const { parseBoard, parseCellName } = require('../dist/common/board.js');
 const { VARIANTS, ENCODINGS, variant: copyNamed } = require('./variants.js');
+
+/**
+ * The built-in skins made from each game's captures, by the game's folder name: the skins named so, or starting
+ * with the name and a dash, unless listed here.
+ */
+const LOOK_SKINS = {
+  'classic-2000': ['windows-classic'],
+  'classic-brandon': ['windows-classic'],
+  google: ['google'],
+  win7: ['windows-7'],
+};
+
+/** @param {string} game @param {string[]} skins @returns {string[]} */
+function skinsOfLook(game, skins) {
+  const look = game.split('/')[0];
+  const named = /** @type {Record<string, string[]>} */ (LOOK_SKINS)[look];
+  return named ?? skins.filter((s) => s === look || s.startsWith(`${look}-`));
+}
 
 /** @param {string} dir @param {boolean} learn @returns {string[]} */
 function shots(dir, learn) {
@@ -46,7 +68,9 @@ async function main() {
   const args = process.argv.slice(2);
   const dir = args.find((a) => !a.startsWith('--'));
   if (!dir)
-    throw new Error('usage: npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%] [--misses] [--learn]');
+    throw new Error(
+      'usage: npm run eval -- <dir> [--variants | --variant=150%,jpeg75,133%] [--misses] [--learn] [--leave-out]',
+    );
   const named = args
     .find((a) => a.startsWith('--variant='))
     ?.slice('--variant='.length)
@@ -66,6 +90,8 @@ async function main() {
    */
   const table = new Map();
   const failures = [];
+  const leaveOut = args.includes('--leave-out');
+  const builtins = leaveOut ? await builtinSkinNames() : [];
   for (const file of shots(dir, args.includes('--learn'))) {
     const truth = parseBoard(fs.readFileSync(file.replace(/\.png$/, '.board.txt'), 'utf8'));
     const mines = trueMines(file);
@@ -75,7 +101,11 @@ async function main() {
         fs.readFileSync(file),
         file,
       );
-      const { analysis } = await analyzeImage(bytes, file, {});
+      const { analysis } = await analyzeImage(
+        bytes,
+        file,
+        leaveOut ? { skin: { except: skinsOfLook(game, builtins) } } : {},
+      );
       const key = `${game} ${variant}`;
       const row = table.get(key) ?? {
         boards: 0,
@@ -84,6 +114,9 @@ async function main() {
         cells: 0,
         unreadable: 0,
         falseDeductions: 0,
+        misplaced: 0,
+        unsupported: 0,
+        notHidden: 0,
         skins: new Set(),
         counters: 0,
         countersRight: 0,
@@ -117,7 +150,19 @@ async function main() {
         if (d && mines)
           row.falseDeductions +=
             d.mines.filter((n) => !mines.has(n)).length + d.safe.filter((n) => mines.has(n)).length;
+        if (d) {
+          const marked = [...d.mines, ...d.safe];
+          const hiddenInTruth = (/** @type {string} */ n) => {
+            const [r, c] = parseCellName(n);
+            return '.?F'.includes(truth.cells[r][c]);
+          };
+          row.notHidden += marked.filter((n) => !hiddenInTruth(n)).length;
+          const certain = analyzeBoard({ ...truth, totalMines: b.totalMines }, file, { reasons: false }).deductions;
+          const proven = new Set([...(certain?.mines ?? []), ...(certain?.safe ?? [])]);
+          row.unsupported += marked.filter((n) => !proven.has(n)).length;
+        }
       } else {
+        if (b) row.misplaced++;
         const part = b && analysis.deductions && mines ? falseOnPart(b, truth, analysis.deductions, mines) : null;
         if (part) row.falseDeductions += part.false;
         const placed = part
@@ -139,7 +184,10 @@ async function main() {
       'cells right': `${r.right}/${r.cells}`,
       '%': ((100 * r.right) / r.cells).toFixed(2),
       unreadable: r.unreadable,
+      misplaced: r.misplaced,
       'false deductions': r.falseDeductions,
+      'from misreads': r.unsupported,
+      'on not hidden': r.notHidden,
       'counter used': `${r.countersRight}/${r.counters}`,
       'counter wrong': r.countersWrong,
     })),
@@ -150,7 +198,9 @@ async function main() {
     `all: ${sum((r) => r.located)}/${sum((r) => r.boards)} boards located, ` +
       `cells right ${sum((r) => r.right)}/${sum((r) => r.cells)}` +
       ` = ${((100 * sum((r) => r.right)) / sum((r) => r.cells)).toFixed(3)}%, ` +
-      `unreadable ${sum((r) => r.unreadable)}, false deductions ${sum((r) => r.falseDeductions)},` +
+      `misplaced ${sum((r) => r.misplaced)}, unreadable ${sum((r) => r.unreadable)}, ` +
+      `false deductions ${sum((r) => r.falseDeductions)}, from misreads ${sum((r) => r.unsupported)}, ` +
+      `marks on cells not hidden ${sum((r) => r.notHidden)},` +
       ` counter used with the true total ${sum((r) => r.countersRight)}/${sum((r) => r.counters)}, ` +
       `wrong total used ${sum((r) => r.countersWrong)}`,
   );

@@ -6,7 +6,15 @@ import { scaleGrid, shrinkImage } from '../image/pixels';
 import { analyzePosition, rereadings } from '../solve/position';
 import { cellName, parseCellName } from '../common/board';
 import { counterTotal, readCounter } from '../counter/counter';
-import { MisplacedError, preloadSkins, readBoard, regionOf, type SkinChoice, type SkinReading } from '../read/read';
+import {
+  givenSkin,
+  MisplacedError,
+  preloadSkins,
+  readBoard,
+  regionOf,
+  type SkinChoice,
+  type SkinReading,
+} from '../read/read';
 import { loadCounter } from '../skin/skin';
 import { cutSides, openSides, type Side } from '../read/cut';
 import { warmSolver } from '../solve/solve';
@@ -71,9 +79,9 @@ export async function analyzeImage(
       options = { ...options, mines: null, cutSides: cut, openSides: open, coveredSides: covered };
     const read = boardFromReadings(grid, readings, options.mines ?? null);
     const model =
-      typeof options.skin === 'object'
+      typeof options.skin === 'object' && givenSkin(options.skin)
         ? null
-        : await cachedCounter(options.skin && options.skin !== 'none' ? options.skin : skin.name);
+        : await cachedCounter(typeof options.skin === 'string' && options.skin !== 'none' ? options.skin : skin.name);
     const counter = model
       ? counterTotal(
           readCounter(image, grid, model),

@@ -39,7 +39,7 @@ export async function readBoard(
   const shrunk = misplaced || small ? null : readShrunk(view, read);
   if (shrunk) return shrunk;
   const skinless =
-    skinName || Math.min(chosen.grid.rows, chosen.grid.cols) < 5
+    givenSkin(skinName) || Math.min(chosen.grid.rows, chosen.grid.cols) < 5
       ? null
       : readSkinless(view, chosen.grid, 1 - MAX_UNREADABLE);
   if (skinless && readsEnough(skinless.readings)) return skinless;
@@ -153,8 +153,15 @@ function readSkinless(view: RgbaImage, grid: Grid, atLeast = 0): SkinReading {
   };
 }
 
-/** A built-in skin's name or a skin folder, 'none', a skin in hand (learn's, not yet saved), or every built-in skin. */
-export type SkinChoice = string | Skin | undefined;
+/**
+ * A built-in skin's name or a skin folder, 'none', a skin in hand (learn's, not yet saved), every built-in skin
+ * (undefined), or every built-in skin but some (`except`: how the eval reads a look as if it were never taught).
+ */
+export type SkinChoice = string | Skin | { except: string[] } | undefined;
+
+/** Whether the choice is a skin given (a name, a folder or a skin in hand) rather than the built-in ones. */
+export const givenSkin = (choice: SkinChoice): choice is string | Skin =>
+  typeof choice === 'string' || (typeof choice === 'object' && !('except' in choice));
 
 const skinCache = new Map<string, Promise<Skin>>();
 
@@ -170,14 +177,15 @@ const triedSkins = new Map<string, Promise<Skin[]>>();
 
 /** The skin named, or every built-in skin; loaded once per process. */
 function skinsToTry(skinName: SkinChoice): Promise<Skin[]> {
-  if (typeof skinName === 'object') return Promise.resolve([skinName]);
-  const key = skinName ?? '';
+  if (typeof skinName === 'object' && !('except' in skinName)) return Promise.resolve([skinName]);
+  const except = typeof skinName === 'object' ? skinName.except : [];
+  const key = typeof skinName === 'string' ? skinName : `except ${except.join(' ')}`;
   if (!triedSkins.has(key)) {
     triedSkins.set(
       key,
-      skinName
+      typeof skinName === 'string'
         ? cachedSkin(skinName).then((skin) => [skin])
-        : builtinSkinNames().then((names) => Promise.all(names.map(cachedSkin))),
+        : builtinSkinNames().then((names) => Promise.all(names.filter((n) => !except.includes(n)).map(cachedSkin))),
     );
   }
   return triedSkins.get(key) as Promise<Skin[]>;
