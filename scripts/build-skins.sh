@@ -58,6 +58,8 @@ learn_files() {
 # would be matched against them, not against its own scaled)
 learn_files windows-classic classic-brandon/learn/s{1-01,1-02,1-03,1-04,1-05,11-01,11-02,21-01} \
   classic-2000/learn/s{1-01,1-02,1-03,1-04,1-05,1-06,11-01,11-02,21-01,21-02,31-01}
+# (seed 4 is left out: learn's skin-free locator finds 19 of its 20 rows; with the skin it reads whole, held out)
+learn_files google google/learn/s1-0{1,2,3,5}
 # Windows 7 from the seed's own screenshot (the one Windows 7 board with a known text; needs ../shared)
 rm -rf skins/windows-7
 node bin/mine-assist.js learn ../shared/corpus/win7/mine01.png --board ../shared/seed-expectations/mine01.board.txt \
