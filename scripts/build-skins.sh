@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Rebuilds the built-in skins in skins/ from the captures in fixtures/<game>/learn/ (games played here
-# with ../shared/tools/live: seed 1, and seed 5 for labels seed 1 lacked). Run after `npm run build`.
+# with ../shared/tools/live: seed 1, and seed 5 for labels seed 1 lacked; web clones with ../shared/tools/web), and
+# windows-7 from ../shared/corpus/win7/mine01.png. Run after `npm run build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 learn() {
@@ -43,6 +44,26 @@ node scripts/learn-counters.js
 node scripts/learn-lost.js
 # question marks (?) and wrong flags (!) from the captures in fixtures/marks/learn (scripts/capture-marks.py)
 node scripts/learn-marks.js
+# the web clones' looks (../shared/games, captured with ../shared/tools/web/capture.mjs, seeds 1 on; their lost games,
+# wrong flags and question marks come in the captures' own board texts): after learn-marks.js, which removes every
+# skin's question marks and wrong flags. Both Windows 2000 clones in one skin.
+learn_files() {
+  local name=$1; shift
+  local images=() boards=()
+  for f in "$@"; do images+=("fixtures/$f.png"); boards+=(--board "fixtures/$f.board.txt"); done
+  rm -rf "skins/$name"
+  node bin/mine-assist.js learn "${images[@]}" "${boards[@]}" --name "$name" --out "skins/$name"
+}
+# (each clone at every cell size its screenshots come in: at a size with templates of one clone only, the other's cells
+# would be matched against them, not against its own scaled)
+learn_files windows-classic classic-brandon/learn/s{1-01,1-02,1-03,1-04,1-05,11-01,11-02,21-01} \
+  classic-2000/learn/s{1-01,1-02,1-03,1-04,1-05,1-06,11-01,11-02,21-01,21-02,31-01}
+# (seed 4 is left out: learn's skin-free locator finds 19 of its 20 rows; with the skin it reads whole, held out)
+learn_files google google/learn/s1-0{1,2,3,5}
+# Windows 7 from the seed's own screenshot (the one Windows 7 board with a known text; needs ../shared)
+rm -rf skins/windows-7
+node bin/mine-assist.js learn ../shared/corpus/win7/mine01.png --board ../shared/seed-expectations/mine01.board.txt \
+  --name windows-7 --out skins/windows-7
 # what each game draws beyond each side of its board (src/locate/frame.ts), from every capture in fixtures/<game>/learn/
 node scripts/learn-frames.js
 # the built-in skins as the runs read them (src/skin/skinpack.ts)

@@ -12,7 +12,16 @@ const { framePrints, mergePrints } = require('../dist/locate/frame.js');
 const { framesJson } = require('../dist/skin/skin.js');
 
 const ROOT = path.resolve(__dirname, '..');
-const GAMES = ['xdemineur', 'xbomb', 'ace-minesweeper', 'gnome-mines', 'kmines'];
+const GAMES = [
+  'xdemineur',
+  'xbomb',
+  'ace-minesweeper',
+  'gnome-mines',
+  'kmines',
+  'classic-2000',
+  'classic-brandon',
+  'google',
+];
 
 async function main() {
   /** @type {Map<string, any[]>} */

@@ -74,8 +74,40 @@ describeWithShared(
   },
 );
 
-// No built-in skin comes near Windows 7's cells (the closest sample sits past a skin's limit): the skin-free
-// reading reads what it is sure of. Nothing may be misread, and every deduction must hold on the true board.
+// The built-in skin `windows-7` is learned from this very screenshot (scripts/build-skins.sh): no held-out Windows 7
+// screenshot exists here, so this checks only that it is chosen, unasked, at every scale and place, and reads all.
+describeWithShared(
+  'win7 mine01 with the built-in windows-7 skin, chosen unasked',
+  ['corpus/win7/mine01.png', 'seed-expectations/mine01.board.txt', 'seed-expectations/mine01.solved.txt'],
+  () => {
+    const tmp = tempDir();
+    afterAll(tmp.cleanup);
+    const variants: [string, () => Promise<Buffer>][] = [
+      ['100 %', () => scaled(SHOT, 1)],
+      ['50 %', () => scaled(SHOT, 0.5)],
+      ['150 %', () => scaled(SHOT, 1.5)],
+      ['on a 1920×1080 desktop at (713, 389)', () => onDesktop(SHOT, 713, 389)],
+    ];
+    test.each(variants)(
+      '%s: skin windows-7, all 480 cells, exactly the 60 mines and 10 safe cells',
+      async (name, make) => {
+        const file = path.join(tmp.dir, `${name.replace(/\W+/g, '_')}.png`);
+        writeFileSync(file, await make());
+        const { code, stdout } = await runCli([file, '--json', '-o', path.join(tmp.dir, 'out.png')]);
+        const json = JSON.parse(stdout);
+        expect(code).toBe(0);
+        expect(json.skin).toBe('windows-7');
+        expect(json.board).toEqual(readBoard(BOARD).cells.map((r) => r.join('')));
+        expect(json.unreadable).toEqual([]);
+        expect(json.mines).toEqual(overlayCells(SOLVED, 'm'));
+        expect(json.safe).toEqual(overlayCells(SOLVED, 's'));
+      },
+    );
+  },
+);
+
+// The skin-free reading (--skin none) reads what it is sure of on Windows 7's cells. Nothing may be misread, and
+// every deduction must hold on the true board.
 describeWithShared(
   'win7 mine01 without its skin',
   ['corpus/win7/mine01.png', 'seed-expectations/mine01.board.txt', 'seed-expectations/mine01.solved.txt'],
@@ -84,7 +116,7 @@ describeWithShared(
     afterAll(tmp.cleanup);
 
     test('reads skin-free: most cells, none wrong, every certain cell true', async () => {
-      const { code, stdout } = await runCli([SHOT, '--json', '-o', path.join(tmp.dir, 'out.png')]);
+      const { code, stdout } = await runCli([SHOT, '--skin', 'none', '--json', '-o', path.join(tmp.dir, 'out.png')]);
       const json = JSON.parse(stdout);
       expect(code).toBe(0);
       expect(json.skin).toBe('none (skin-free)');
