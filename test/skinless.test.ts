@@ -7,8 +7,12 @@ import { clusterCells } from '../src/read/clusters';
 import { readWithoutSkin } from '../src/read/skinless';
 
 // The skin-free fallback (--skin none) on held-out shots of every game, none of their skins given: what it
-// reads must be right (unreadable is allowed, wrong is not), and so must every deduction drawn from it.
-const SHOTS = ['xdemineur', 'ace-minesweeper', 'xbomb', 'gnome-mines', 'kmines'].flatMap((game) =>
+// reads must be right (unreadable is allowed, wrong is not; a cell read as hidden must be hidden unless it is
+// listed unreadable), and so must every deduction drawn from it, each on a cell that is hidden.
+const GAMES = ['xdemineur', 'ace-minesweeper', 'xbomb', 'gnome-mines', 'kmines'];
+// (Google's clone is left out: without its skin its board is found in part on some shots)
+const WEB_GAMES = ['classic-2000', 'classic-brandon'];
+const SHOTS = [...GAMES, ...WEB_GAMES].flatMap((game) =>
   readdirSync(path.join(FIXTURES, game))
     .filter((f) => /^s2-\d+\.png$/.test(f))
     .map((f) => path.join(game, f)),
@@ -25,20 +29,26 @@ const totals = { right: 0, cells: 0 };
 const perGame = new Map<string, { right: number; cells: number }>();
 
 test.each(SHOTS)('%s without its skin: nothing misread, every deduction true', async (shot) => {
-  const { analysis } = await analyzeImage(path.join(FIXTURES, shot), shot, { skin: 'none' });
+  // the web looks as a user meets a look with no skin: every built-in skin but its own tried first
+  const web = WEB_GAMES.includes(path.dirname(shot));
+  const skin = web ? { except: ['windows-classic'] } : 'none';
+  const { analysis } = await analyzeImage(path.join(FIXTURES, shot), shot, { skin });
   expect(analysis.skin).toBe('none (skin-free)');
   const truth = readBoard(path.join(FIXTURES, shot.replace(/\.png$/, '.board.txt')));
   const board = analysis.board!;
   expect([board.rows, board.cols]).toEqual([truth.rows, truth.cols]);
   const misread: string[] = [];
+  const unsure = new Set(analysis.unreadable.map(([r, c]) => `r${r}c${c}`));
+  const hidden = (r: number, c: number) => '.?F'.includes(truth.cells[r][c]);
   for (let r = 0; r < truth.rows; r++) {
     for (let c = 0; c < truth.cols; c++) {
       const read = board.cells[r][c];
-      if (read === truth.cells[r][c]) totals.right++;
-      else if (read !== '.') misread.push(`r${r}c${c} ${truth.cells[r][c]}→${read}`);
+      if (read === truth.cells[r][c]) totals.right += web ? 0 : 1;
+      else if (read !== '.' || (!hidden(r, c) && !unsure.has(`r${r}c${c}`)))
+        misread.push(`r${r}c${c} ${truth.cells[r][c]}→${read}`);
     }
   }
-  totals.cells += truth.rows * truth.cols;
+  if (!web) totals.cells += truth.rows * truth.cols;
   const game = perGame.get(path.dirname(shot)) ?? { right: 0, cells: 0 };
   game.right += truth.cells.flat().filter((ch, i) => board.cells.flat()[i] === ch).length;
   game.cells += truth.rows * truth.cols;
@@ -47,6 +57,11 @@ test.each(SHOTS)('%s without its skin: nothing misread, every deduction true', a
   const mines = trueMines(shot);
   expect(analysis.deductions!.mines.filter((c) => !mines.has(c))).toEqual([]);
   expect(analysis.deductions!.safe.filter((c) => mines.has(c))).toEqual([]);
+  const onOpen = [...analysis.deductions!.mines, ...analysis.deductions!.safe].filter((n) => {
+    const [, r, c] = /r(\d+)c(\d+)/.exec(n)!.map(Number);
+    return !hidden(r, c);
+  });
+  expect(onOpen).toEqual([]);
 });
 
 // xdemineur uses the usual number colours and a bevelled hidden tile: the fallback should read nearly all of

@@ -9,6 +9,11 @@ const INSET = 0.12;
 /** Cells closer than this (RMS, 0-255) to a cluster's mean join it. */
 const CLUSTER_DISTANCE = 10;
 /**
+ * ...and only when their border strips are this close too (RMS of the strips' mean colours): an open 0 and a
+ * hidden cell can share the same flat inside and differ only in the bevel at their border (the classic grey look).
+ */
+const RING_DISTANCE = 40;
+/**
  * More looks than this is a texture (a lawn of grass tiles), not a board's few kinds of cells, which stay well
  * under it even with JPEG noise. Clustering every cell of a texture apart would be slow (each cell against every
  * look so far).
@@ -44,19 +49,25 @@ export function clusterCells(image: RgbaImage, grid: Grid): { clusters: Cluster[
   return { clusters, distances };
 }
 
-/** Leader clustering, then two passes moving each cell to its nearest mean. */
+/** Leader clustering on the inside and the border strips, then two passes moving each cell to its nearest mean. */
 function cluster(patches: Patch[], rings: number[][]): Cluster[] | null {
+  const rgbRings = rings.map((r) => Float32Array.from(r));
   let means: Float32Array[] = [];
-  for (const p of patches) {
-    if (means.some((m) => rms(p.rgb, m) <= CLUSTER_DISTANCE)) continue;
+  let ringMeans: Float32Array[] = [];
+  const distance = (i: number, k: number) =>
+    max(rms(patches[i].rgb, means[k]), (CLUSTER_DISTANCE / RING_DISTANCE) * rms(rgbRings[i], ringMeans[k]));
+  for (let i = 0; i < patches.length; i++) {
+    if (means.some((_, k) => distance(i, k) <= CLUSTER_DISTANCE)) continue;
     if (means.length === MAX_LOOKS) return null;
-    means.push(Float32Array.from(p.rgb));
+    means.push(Float32Array.from(patches[i].rgb));
+    ringMeans.push(Float32Array.from(rgbRings[i]));
   }
   let members: number[][] = [];
   for (let pass = 0; pass < 2; pass++) {
     members = means.map(() => []);
-    patches.forEach((p, i) => members[nearest(p.rgb, means)].push(i));
+    patches.forEach((_, i) => members[nearest(i, means.length, distance)].push(i));
     means = members.map((m, k) => (m.length ? average(m.map((i) => patches[i].rgb)) : means[k]));
+    ringMeans = members.map((m, k) => (m.length ? average(m.map((i) => rgbRings[i])) : ringMeans[k]));
   }
   return members.flatMap((m, k) => (m.length ? [describe(m, means[k], rings)] : []));
 }
@@ -114,11 +125,11 @@ function rms(a: Float32Array, b: Float32Array): number {
   return sqrt(s / a.length);
 }
 
-function nearest(p: Float32Array, means: Float32Array[]): number {
-  let [best, bestDistance] = [0, rms(p, means[0])];
-  for (let k = 1; k < means.length; k++) {
-    const distance = rms(p, means[k]);
-    if (distance < bestDistance) [best, bestDistance] = [k, distance];
+function nearest(i: number, count: number, distance: (i: number, k: number) => number): number {
+  let [best, bestDistance] = [0, distance(i, 0)];
+  for (let k = 1; k < count; k++) {
+    const d = distance(i, k);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
   }
   return best;
 }

@@ -71,7 +71,7 @@ function unreadable(grid: Grid): Reading[] {
  * the counts showing the most different numbers (a flag in a number's colour is one look, one colour);
  * the hidden look that of the plain cluster least like it. Other inked clusters nearer the open look are
  * counts too (open cells can be shaded by place). Plain clusters are 0 or hidden by the look they are
- * clearly nearer, else either, for SAT to decide. Inked clusters of the hidden look are flags.
+ * clearly nearer, else either, for SAT to decide. Inked clusters of the hidden look with red ink are flags.
  */
 function labelClusters(clusters: Cluster[]): { labels: Map<Cluster, string[]>; flags: Cluster[] } {
   const labels = new Map<Cluster, string[]>();
@@ -110,6 +110,7 @@ function labelClusters(clusters: Cluster[]): { labels: Map<Cluster, string[]>; f
   for (const c of clusters) {
     if (
       c.inkShare >= 0.04 &&
+      reddish(c.ink) &&
       !labels.has(c) &&
       nearer(c, hidden, open, 0.5) &&
       lookDistance(c, hidden as Cluster) <= SAME_LOOK
@@ -117,6 +118,15 @@ function labelClusters(clusters: Cluster[]): { labels: Map<Cluster, string[]>; f
       flags.push(c);
   }
   return { labels, flags };
+}
+
+/** A flag is red wherever it is drawn; a question mark, a mine or a cursor on a hidden cell is not a flag. */
+function reddish([r, g, b]: [number, number, number]): boolean {
+  const hi = max(r, g, b);
+  const lo = Math.min(r, g, b);
+  if (hi - lo < 40 || hi !== r) return false;
+  const hue = hueOf(r, g, b, hi, lo);
+  return hue >= 330 || hue < 30;
 }
 
 /** Background colours this close (RGB distance) are one colour. */
