@@ -1,6 +1,6 @@
-// `mine-assist serve`: a local web page to paste a screenshot into. node:http alone — one POST endpoint and
-// three static files need no framework. Nothing is written to disk: uploads are analysed in memory, in this
-// process (OpenCV is loaded once, at start), a few at a time.
+// `mine-assist serve`: a local web page to paste a screenshot into, or to watch a shared window with. node:http
+// alone — two POST endpoints and four static files need no framework. Nothing is written to disk: uploads and
+// frames are analysed in memory, in this process (OpenCV is loaded once, at start), a few at a time.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -136,9 +136,10 @@ const PAGE: Record<string, [file: string, type: string]> = {
   '/': ['index.html', 'text/html; charset=utf-8'],
   '/app.js': ['app.js', 'text/javascript; charset=utf-8'],
   '/style.css': ['style.css', 'text/css; charset=utf-8'],
+  '/watch.js': ['watch.js', 'text/javascript; charset=utf-8'],
 };
 
-/** The page's three files, read once from web/ by fixed names; the skin list is written into the HTML. */
+/** The page's files, read once from web/ by fixed names; the skin list is written into the HTML. */
 function pageFiles(skins: string[]): Context['files'] {
   const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const options = skins.map((s) => `<option value="${escape(s)}">${escape(s)}</option>`).join('');
