@@ -2,7 +2,7 @@
 // npm run bench: per-stage medians in-process, and whole-process time of the CLI; the held-out screenshots, also
 // at the eval's 50 % and desktop copies; batches at --jobs 1 and 2 (and of mine01 copies with its learned skin, 200
 // and 1000); then the solver alone (deductions, probabilities, whole board analysis) on mine01, random expert
-// positions and 100×100 boards. Not a test.
+// positions and 100×100 boards; a watch's frame-to-marks latency (bench/watch.js; alone: --watch). Not a test.
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -16,6 +16,7 @@ const { probabilities } = require('../dist/solve/probability.js');
 const { locateAll } = require('../dist/locate/locate.js');
 const { readBoard } = require('../dist/read/read.js');
 const { annotate } = require('../dist/analyze/batch.js');
+const { watchSection } = require('./watch.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
@@ -130,6 +131,8 @@ function wholeProcess(args, cache) {
 }
 
 async function main() {
+  // `npm run bench -- --watch`: the watch section alone
+  if (process.argv.includes('--watch')) return watchSection();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mine-assist-bench-'));
   // the marks' tiles drawn by the bench's runs are kept here, not in the user's cache (src/output/tilecache.ts)
   process.env.MINE_ASSIST_CACHE = path.join(tmp, 'tiles');
@@ -197,6 +200,7 @@ async function main() {
   );
   console.table(batch);
   solverTable();
+  await watchSection();
 }
 
 /** Per game, median and slowest in-process time of its held-out screenshots (default options: every skin tried). */

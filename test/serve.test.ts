@@ -281,12 +281,13 @@ describe('serve: the server under load and abuse', () => {
     expect(named.status).toBe(200);
   });
 
-  test('only the three page files are served, from memory; anything else is 404, a wrong method 405', async () => {
+  test('only the page files are served, from memory; anything else is 404, a wrong method 405', async () => {
     const page = await send('/', Buffer.alloc(0), {}, 'GET');
     expect(page.status).toBe(200);
     expect(page.body.status).toContain('<option value="xdemineur">xdemineur</option>');
     expect((await send('/app.js', Buffer.alloc(0), {}, 'GET')).status).toBe(200);
     expect((await send('/style.css', Buffer.alloc(0), {}, 'GET')).status).toBe(200);
+    expect((await send('/watch.js', Buffer.alloc(0), {}, 'GET')).status).toBe(200);
     for (const route of [
       '/index.html',
       '/web/app.js',

@@ -62,56 +62,87 @@ export async function analyzeImage(
     warmSolver();
     image = await decoding;
     if (image.frames) found.frames = image.frames;
-    const { skin, readings, grid, fit } = await readScreenshot(image, options.skin, found, () => isLossy(input));
-    Object.assign(found, {
-      grid,
-      region: regionOf(grid),
-      readings,
-      skin: skin.name,
-      skinFit: fit,
-      unreadable: unreadableOf(readings),
-    });
-    options = { ...options, unsure: found.unreadable?.map(([row, col]) => cellName(row, col)) };
-    const cut = cutSides(image, grid, readings, windowSides(image, grid, skin));
-    const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
-    const covered = unframedSides(image, grid, skin).filter((side) => !cut.includes(side) && !open.includes(side));
-    if (cut.length || open.length || covered.length)
-      options = { ...options, mines: null, cutSides: cut, openSides: open, coveredSides: covered };
-    const read = boardFromReadings(grid, readings, options.mines ?? null);
-    const model =
-      typeof options.skin === 'object' && givenSkin(options.skin)
-        ? null
-        : await cachedCounter(typeof options.skin === 'string' && options.skin !== 'none' ? options.skin : skin.name);
-    const counter = model
-      ? counterTotal(
-          readCounter(image, grid, model),
-          read,
-          options.mines ?? null,
-          mayBeFlags(image, grid, skin, readings),
-          model.stopsAtZero,
-        )
-      : null;
-    if (cut.length && counter?.used)
-      Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge` });
-    const beyond = [...open, ...covered];
-    if (beyond.length && counter?.used)
-      Object.assign(counter, { used: false, note: `the board may go on past its ${beyond.join(' and ')} side` });
-    const board = counter?.used ? { ...read, totalMines: counter.total } : read;
-    let analysis = analyzeBoard(board, file, options);
-    if (counter?.used && analysis.status === 'inconsistent' && analyzeBoard(read, file, options).status === 'ok') {
-      Object.assign(counter, { used: false, note: `the board cannot hold ${counter.total} mines` });
-      analysis = analyzeBoard(read, file, options);
-    }
-    const suggestions = analysis.conflict
-      ? rereadings(analysis.board ?? board, readings, analysis.conflict, positionOptions(board, options))
-      : [];
-    const notes = found.frames ? [...analysis.notes, firstFrameOnly(found.frames)] : analysis.notes;
-    return { image, analysis: { ...analysis, ...found, counter, suggestions, notes } };
+    return { image, analysis: (await analyzePixels(image, file, options, found, () => isLossy(input))).analysis };
   } catch (err) {
     const failure = failed(file, err);
     if (found.frames) failure.error += ` (${firstFrameOnly(found.frames)})`;
     return { image, analysis: { ...failure, ...found } };
   }
+}
+
+/**
+ * Decoded pixels → the board read (skin, grid, readings) and its analysis. Throws when no board is read; `found`
+ * then holds what was found. `lossy` says whether the pixels came from a lossy format (JPEG, WebP, AVIF).
+ */
+export async function analyzePixels(
+  image: RgbaImage,
+  file: string,
+  options: AnalyzeOptions = {},
+  found: Partial<Analysis> = {},
+  lossy: () => Promise<boolean> = async () => false,
+): Promise<{ read: SkinReading; analysis: Analysis }> {
+  preloadSkins(options.skin);
+  warmSolver();
+  const read = await readScreenshot(image, options.skin, found, lossy);
+  return { read, analysis: await analyzeRead(image, read, file, options, found) };
+}
+
+/**
+ * A board read from a screenshot → the analysis: its sides (cut, open, covered), the mine counter, the solver.
+ * `found` collects what is known so far (an error's result keeps it); a watch (serve/watch.ts) calls this with
+ * cells read again where a frame changed (read/partial.ts). Throws when the board cannot be analysed.
+ */
+export async function analyzeRead(
+  image: RgbaImage,
+  { skin, readings, grid, fit }: SkinReading,
+  file: string,
+  options: AnalyzeOptions,
+  found: Partial<Analysis> = {},
+): Promise<Analysis> {
+  Object.assign(found, {
+    grid,
+    region: regionOf(grid),
+    readings,
+    skin: skin.name,
+    skinFit: fit,
+    unreadable: unreadableOf(readings),
+  });
+  options = { ...options, unsure: found.unreadable?.map(([row, col]) => cellName(row, col)) };
+  const cut = cutSides(image, grid, readings, windowSides(image, grid, skin));
+  const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
+  const covered = unframedSides(image, grid, skin).filter((side) => !cut.includes(side) && !open.includes(side));
+  if (cut.length || open.length || covered.length)
+    options = { ...options, mines: null, cutSides: cut, openSides: open, coveredSides: covered };
+  const read = boardFromReadings(grid, readings, options.mines ?? null);
+  const model =
+    typeof options.skin === 'object' && givenSkin(options.skin)
+      ? null
+      : await cachedCounter(typeof options.skin === 'string' && options.skin !== 'none' ? options.skin : skin.name);
+  const counter = model
+    ? counterTotal(
+        readCounter(image, grid, model),
+        read,
+        options.mines ?? null,
+        mayBeFlags(image, grid, skin, readings),
+        model.stopsAtZero,
+      )
+    : null;
+  if (cut.length && counter?.used)
+    Object.assign(counter, { used: false, note: `the board may go on past the image's ${cut.join(' and ')} edge` });
+  const beyond = [...open, ...covered];
+  if (beyond.length && counter?.used)
+    Object.assign(counter, { used: false, note: `the board may go on past its ${beyond.join(' and ')} side` });
+  const board = counter?.used ? { ...read, totalMines: counter.total } : read;
+  let analysis = analyzeBoard(board, file, options);
+  if (counter?.used && analysis.status === 'inconsistent' && analyzeBoard(read, file, options).status === 'ok') {
+    Object.assign(counter, { used: false, note: `the board cannot hold ${counter.total} mines` });
+    analysis = analyzeBoard(read, file, options);
+  }
+  const suggestions = analysis.conflict
+    ? rereadings(analysis.board ?? board, readings, analysis.conflict, positionOptions(board, options))
+    : [];
+  const notes = found.frames ? [...analysis.notes, firstFrameOnly(found.frames)] : analysis.notes;
+  return { ...analysis, ...found, counter, suggestions, notes };
 }
 
 const firstFrameOnly = (frames: number): string => `an animated image: only the first of its ${frames} frames was read`;

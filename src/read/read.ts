@@ -126,7 +126,7 @@ function readShrunk(view: RgbaImage, read: SkinReading): SkinReading | null {
  * Unreadable cells read again on the screenshot's own pixels (resampled.ts); a 0 read there beside a closed
  * cell is distrusted as the first reading's were.
  */
-function rereadOnPixels(view: RgbaImage, read: SkinReading): Reading[] {
+export function rereadOnPixels(view: RgbaImage, read: SkinReading): Reading[] {
   const readings = readResampled(view, read.grid, read.skin, read.readings);
   return readings === read.readings ? readings : distrustLoneZeros(read.grid, readings);
 }
@@ -239,7 +239,7 @@ function within(all: Reading[], { grid, top, left }: { grid: Grid; top: number; 
   return distrustLoneZeros(grid, inside);
 }
 
-function distances(readings: Reading[]): number[] {
+export function distances(readings: Reading[]): number[] {
   const all: number[] = [];
   for (const r of readings) all.push(r.distance);
   return all;
@@ -252,7 +252,7 @@ function readable(readings: Reading[], limit?: number): boolean[] {
   return passes;
 }
 
-function skinFit(meanDistance: number, skin: Skin): SkinFit {
+export function skinFit(meanDistance: number, skin: Skin): SkinFit {
   return { meanDistance, maxDistance: skin.maxDistance, fit: Math.max(0, 1 - meanDistance / skin.maxDistance) };
 }
 
@@ -281,7 +281,7 @@ const PHASE_FLOOR = 3;
  * A skin whose templates sit this far (as a share of its match limit) from the board's cells on average
  * is the wrong skin: reading with it could misread cells that still pass the per-cell tests.
  */
-const POOR_FIT = 0.5;
+export const POOR_FIT = 0.5;
 
 /**
  * Cells smaller than this (pixels) are not read: shrunk that far, a template is a few pixels and matches a
@@ -294,7 +294,7 @@ const MIN_PITCH = 5;
 const MIN_SIDE_CELLS = 4;
 
 /** A board with more of its cells unreadable than this is not a board the skin reads: no answer is better. */
-const MAX_UNREADABLE = 0.3;
+export const MAX_UNREADABLE = 0.3;
 
 /**
  * The candidate board and skin whose templates sit closest to a spread sample of its cells (as a share of
@@ -377,7 +377,7 @@ const CONTENDER = { ratio: 3, margin: 0.15 };
  * misreading (or not a cell at all): it becomes unreadable, which can only remove facts. A neighbour that
  * is unreadable only because it sits between two counts (a 2 or a 3?) is open all the same.
  */
-function distrustLoneZeros(grid: Grid, readings: Reading[]): Reading[] {
+export function distrustLoneZeros(grid: Grid, readings: Reading[]): Reading[] {
   const trusted: Reading[] = [];
   for (const r of readings)
     trusted.push(
@@ -405,7 +405,7 @@ function isCount(cell: Cell): boolean {
   return cell >= '1' && cell <= '8';
 }
 
-function unreadableShare(readings: Reading[]): number {
+export function unreadableShare(readings: Reading[]): number {
   let unreadable = 0;
   for (const r of readings) if (r.unreadable) unreadable++;
   return unreadable / Math.max(1, readings.length);

@@ -5,6 +5,7 @@ import { boardText, type JsonResult, toJson } from '../output/report';
 import { explainCell } from '../output/explain';
 import { parseCellName } from '../common/board';
 import { now } from '../common/runtime';
+import type { Analysis } from '../common/types';
 
 export interface PageOptions extends AnalyzeOptions {
   /** Draw the heat map of mine probabilities. */
@@ -46,18 +47,25 @@ export async function analyzeUpload(bytes: Buffer, options: PageOptions): Promis
     return { code: image ? 422 : decodeErrorCode(error), body: { status: 'error', error } };
   }
   const png = await annotate(image, analysis.grid, analysis, options.probabilities);
-  const explanations = Object.fromEntries(
-    analysis.reasons.map(({ cell }) => [String(parseCellName(cell)), explainCell(analysis, parseCellName(cell))]),
-  );
   const body: PageResult = {
     ...toJson(analysis, null),
     image: `data:image/png;base64,${png.toString('base64')}`,
-    boardText: boardText(analysis),
-    explanations,
-    conflictText: analysis.status === 'inconsistent' ? explainCell(analysis, [0, 0]) : null,
+    ...pageFacts(analysis),
     ms: Math.round(now() - started),
   };
   return { code: 200, body };
+}
+
+/** What the page shows beside the marks of a board analysed: the board read, and in words why each cell is certain. */
+export function pageFacts(analysis: Analysis): Pick<PageResult, 'boardText' | 'explanations' | 'conflictText'> {
+  const explanations = Object.fromEntries(
+    analysis.reasons.map(({ cell }) => [String(parseCellName(cell)), explainCell(analysis, parseCellName(cell))]),
+  );
+  return {
+    boardText: boardText(analysis),
+    explanations,
+    conflictText: analysis.status === 'inconsistent' ? explainCell(analysis, [0, 0]) : null,
+  };
 }
 
 /** The decoder's refusals: too many pixels → 413, not an image at all → 415, empty or corrupt → 400. */

@@ -1,6 +1,6 @@
-// `mine-assist serve`: a local web page to paste a screenshot into. node:http alone — one POST endpoint and
-// three static files need no framework. Nothing is written to disk: uploads are analysed in memory, in this
-// process (OpenCV is loaded once, at start), a few at a time.
+// `mine-assist serve`: a local web page to paste a screenshot into, or to watch a shared window with. node:http
+// alone — two POST endpoints and four static files need no framework. Nothing is written to disk: uploads and
+// frames are analysed in memory, in this process (OpenCV is loaded once, at start), a few at a time.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -12,10 +12,13 @@ import { isImageType, Queue, readBody } from './upload';
 import { analyzeUpload, type PageOptions } from './reply';
 import { writeTiles } from '../output/tilecache';
 import { WEB } from '../common/paths';
+import { type Frame, Watches } from './watch';
 
 export const DEFAULT_PORT = 7357;
 /** Uploads larger than this are refused (413). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+/** A watch's frame may be larger: raw RGBA pixels of a 4K screen are 33 MB. */
+export const MAX_FRAME_BYTES = 48 * 1024 * 1024;
 
 export interface ServeOptions {
   /** 0 picks a free port. Default 7357. */
@@ -41,6 +44,7 @@ interface Context {
   queue: Queue;
   maxBytes: number;
   localOnly: boolean;
+  watches: Watches;
 }
 
 /** Starts the server once OpenCV and the page are loaded; resolves when it listens. */
@@ -57,6 +61,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     queue: new Queue(options.jobs ?? availableParallelism(), options.maxWaiting ?? 100),
     maxBytes: options.maxBytes ?? MAX_UPLOAD_BYTES,
     localOnly: !options.allowRemote,
+    watches: new Watches(),
   };
   const server = http.createServer((req, res) => {
     handle(req, res, context).catch((err) =>
@@ -131,9 +136,10 @@ const PAGE: Record<string, [file: string, type: string]> = {
   '/': ['index.html', 'text/html; charset=utf-8'],
   '/app.js': ['app.js', 'text/javascript; charset=utf-8'],
   '/style.css': ['style.css', 'text/css; charset=utf-8'],
+  '/watch.js': ['watch.js', 'text/javascript; charset=utf-8'],
 };
 
-/** The page's three files, read once from web/ by fixed names; the skin list is written into the HTML. */
+/** The page's files, read once from web/ by fixed names; the skin list is written into the HTML. */
 function pageFiles(skins: string[]): Context['files'] {
   const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const options = skins.map((s) => `<option value="${escape(s)}">${escape(s)}</option>`).join('');
@@ -173,8 +179,11 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, conte
     return;
   }
   if (url.pathname === '/api/analyze' && req.method === 'POST') return upload(req, res, url.searchParams, context);
-  if (file || url.pathname === '/api/analyze') {
-    res.setHeader('Allow', file ? 'GET, HEAD' : 'POST');
+  const watch = /^\/api\/watch\/([A-Za-z0-9_-]{1,64})$/.exec(url.pathname);
+  if (watch && req.method === 'POST') return watchFrame(req, res, watch[1], url.searchParams, context);
+  if (watch && req.method === 'DELETE') return send(res, 200, { ended: context.watches.end(watch[1]) });
+  if (file || watch || url.pathname === '/api/analyze') {
+    res.setHeader('Allow', file ? 'GET, HEAD' : watch ? 'POST, DELETE' : 'POST');
     return send(res, 405, { status: 'error', error: `${req.method} is not allowed here` });
   }
   send(res, 404, { status: 'error', error: 'not found' });
@@ -211,6 +220,42 @@ async function upload(
   send(res, answer.code, answer.body);
   // tiles this answer drew, kept on disk for the next run (the CLI's, or the server's after a restart)
   writeTiles();
+}
+
+/**
+ * One frame of a watch (serve/watch.ts): raw RGBA pixels (`application/octet-stream`, `width` and `height` in the
+ * query) or an encoded image, with the page's options in the query as for an upload.
+ */
+async function watchFrame(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  id: string,
+  params: URLSearchParams,
+  context: Context,
+): Promise<void> {
+  const body = await readBody(req, MAX_FRAME_BYTES).catch(() => null);
+  if (body === null) return void res.destroy();
+  if ('tooLarge' in body) return send(res, 413, { status: 'error', error: 'the frame is too large' });
+  const frame = frameOf(body.bytes, req.headers['content-type'], params);
+  if (typeof frame === 'string') return send(res, 400, { status: 'error', error: frame });
+  const options = pageOptions(params, context.skins);
+  if (typeof options === 'string') return send(res, 400, { status: 'error', error: options });
+  if (context.queue.full || !context.watches.room(id))
+    return send(res, 503, { status: 'error', error: 'the server is busy: try again in a moment' });
+  const { probabilities: _, ...analyze } = options;
+  send(res, 200, await context.queue.run(() => context.watches.frame(id, frame, analyze)));
+}
+
+/** A watch's frame from its body and content type, or what is wrong with it. */
+function frameOf(bytes: Buffer, type: string | undefined, params: URLSearchParams): Frame | string {
+  if (isImageType(type)) return bytes.length ? { encoded: bytes } : 'the frame is empty';
+  if (!/^application\/octet-stream\s*(;|$)/i.test(type ?? '')) return 'a frame is raw RGBA pixels or an image';
+  const width = Number(params.get('width'));
+  const height = Number(params.get('height'));
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0))
+    return 'a raw frame needs its width and height';
+  if (bytes.length !== width * height * 4) return `a ${width}×${height} frame is ${width * height * 4} bytes`;
+  return { rgba: bytes, width, height };
 }
 
 /**
