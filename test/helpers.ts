@@ -25,6 +25,14 @@ export function describeWithShared(name: string, files: string[], body: () => vo
   } else describe.skip(name, body);
 }
 
+/** The true mines beside a held-out shot (`<name>.mines.txt`, `*` a mine) as cell names; `shot` is under fixtures/. */
+export function trueMines(shot: string): Set<string> {
+  const rows = readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.mines.txt')), 'utf8')
+    .trim()
+    .split('\n');
+  return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
+}
+
 export function readBoard(file: string): Board {
   return parseBoard(readFileSync(file, 'utf8'));
 }

@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { analyzeImage } from '../src/analyze/analyze';
 import sharp from 'sharp';
-import { FIXTURES, readBoard, scaled } from './helpers';
+import { FIXTURES, readBoard, scaled, trueMines } from './helpers';
 import { clusterCells } from '../src/read/clusters';
 import { readWithoutSkin } from '../src/read/skinless';
 
@@ -17,13 +17,6 @@ const SHOTS = [...GAMES, ...WEB_GAMES].flatMap((game) =>
     .filter((f) => /^s2-\d+\.png$/.test(f))
     .map((f) => path.join(game, f)),
 );
-
-function trueMines(shot: string): Set<string> {
-  const rows = readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.mines.txt')), 'utf8')
-    .trim()
-    .split('\n');
-  return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
-}
 
 const totals = { right: 0, cells: 0 };
 const perGame = new Map<string, { right: number; cells: number }>();

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { analyzeImage } from '../src/analyze/analyze';
-import { FIXTURES, readBoard } from './helpers';
+import { FIXTURES, readBoard, trueMines } from './helpers';
 
 // Held-out screenshots (seed 2) of every game with a built-in skin; the skins were learned from the
 // seed-1 captures in fixtures/<game>/learn. A cell may be unreadable (read as hidden, so it can only
@@ -12,13 +12,6 @@ const SHOTS = GAMES.flatMap((game) =>
     .filter((f) => /^s2-\d+\.png$/.test(f))
     .map((f) => path.join(game, f)),
 );
-
-function trueMines(shot: string): Set<string> {
-  const rows = readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.mines.txt')), 'utf8')
-    .trim()
-    .split('\n');
-  return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
-}
 
 test('every game has held-out screenshots', () => {
   for (const game of GAMES) expect(SHOTS.filter((s) => s.startsWith(game + path.sep)).length).toBeGreaterThanOrEqual(4);

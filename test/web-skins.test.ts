@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { analyzeImage } from '../src/analyze/analyze';
-import { FIXTURES, readBoard } from './helpers';
+import { FIXTURES, readBoard, trueMines } from './helpers';
 
 const { falseOnPart } = require('../scripts/false-on-part.js') as {
   falseOnPart: (
@@ -27,13 +27,6 @@ const SHOTS = Object.keys(SKIN_OF).flatMap((game) =>
     .sort()
     .map((f) => path.join(game, f)),
 );
-
-function trueMines(shot: string): Set<string> {
-  const rows = readFileSync(path.join(FIXTURES, shot.replace(/\.png$/, '.mines.txt')), 'utf8')
-    .trim()
-    .split('\n');
-  return new Set(rows.flatMap((line, r) => [...line].flatMap((ch, c) => (ch === '*' ? [`r${r}c${c}`] : []))));
-}
 
 // Google's Minesweeper at 125 % (cells of 56.25 and 37.5 px): on these two the board is found in part only (8 of 10
 // columns' worth read as 8×9; 8 of 14 rows, the 6 all-hidden rows above not taken), a locating limit no skin data
