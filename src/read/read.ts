@@ -310,7 +310,7 @@ async function chooseBoard(
   if (!skins.length) throw new Error('no skins available');
   const fitOf = (grid: Grid, skin: Skin) =>
     mean(nearestDistances(image, grid, skin, sampleCells(grid, 64))) / skin.maxDistance;
-  const closest: { grid: Grid; skin: Skin; fit: number }[] = [];
+  const closest: { grid: Grid; skin: Skin; fit: number; rivals: Skin[] }[] = [];
   for (const gridOf of candidates) {
     const grid = gridOf();
     if (Math.min(grid.pitchX, grid.pitchY) < MIN_PITCH) continue;
@@ -326,10 +326,13 @@ async function chooseBoard(
     if (best.fit <= GOOD_SAMPLE) return best;
     closest.push(best);
   }
-  const aligned = closest.map(({ grid, skin }) => {
-    const shifted = alignToSkin(image, grid, skin);
-    return { grid: shifted, skin, fit: fitOf(shifted, skin) };
-  });
+  // a skin that sits a little farther on the grid as found may fit far better once the grid is aligned to it
+  const aligned = closest.flatMap(({ grid, skin, rivals }) =>
+    [skin, ...rivals].map((s) => {
+      const shifted = alignToSkin(image, grid, s);
+      return { grid: shifted, skin: s, fit: fitOf(shifted, s) };
+    }),
+  );
   if (!aligned.length) throw new Error(`no board found: the only grids in the image have cells under ${MIN_PITCH} px`);
   return aligned.reduce((a, b) => (b.fit < a.fit ? b : a));
 }
@@ -342,7 +345,11 @@ const GOOD_SAMPLE = 0.25;
  * skin is measured on a quarter of the sample first; only those within CONTENDER of the closest there are
  * measured on the rest: a screenshot's own game fits that quarter several times better than the others.
  */
-function closestSkin(image: RgbaImage, grid: Grid, skins: Skin[]): { grid: Grid; skin: Skin; fit: number } {
+function closestSkin(
+  image: RgbaImage,
+  grid: Grid,
+  skins: Skin[],
+): { grid: Grid; skin: Skin; fit: number; rivals: Skin[] } {
   const sample = sampleCells(grid, 64);
   const quarter = sample.filter((_, i) => i % 4 === 0);
   const rest = sample.filter((_, i) => i % 4 !== 0);
@@ -356,21 +363,25 @@ function closestSkin(image: RgbaImage, grid: Grid, skins: Skin[]): { grid: Grid;
     share.set(skin, meanNearest(image, grid, skin, quarter, past) / skin.maxDistance);
     lead = Math.min(lead, share.get(skin) as number);
   }
-  const closest = skins
+  const measured = skins
     .filter((skin) => (share.get(skin) as number) <= CONTENDER.ratio * lead + CONTENDER.margin)
     .map((skin) => ({
       grid,
       skin,
       fit: mean(nearestDistances(image, grid, skin, [...quarter, ...rest])) / skin.maxDistance,
-    }))
-    .reduce((a, b) => (b.fit < a.fit ? b : a));
+    }));
+  const closest = measured.reduce((a, b) => (b.fit < a.fit ? b : a));
+  const rivals = measured.filter((m) => m !== closest && m.fit <= RIVAL * closest.fit).map((m) => m.skin);
   lastClosest = closest.skin;
-  return closest;
+  return { ...closest, rivals };
 }
 
 let lastClosest: Skin | undefined;
 
 const CONTENDER = { ratio: 3, margin: 0.15 };
+
+/** Skins within this factor of the closest on a grid not yet aligned are aligned too, when no sample fits well. */
+const RIVAL = 1.25;
 
 /**
  * A game opens every neighbour of an open 0 by itself, so a 0 read next to a hidden or flagged cell is a
