@@ -115,7 +115,10 @@ function placeBoard(image: RgbaImage, grids: Grid[], board: Board): Grid {
 
 /** Cells of one label in a placed board text this close (mean RMS to their label's mean) look alike… */
 const MAX_PLACED_SPREAD = 12;
-/** ...and any other place must be at least twice as far, and this much farther (a text of hidden cells fits anywhere). */
+/**
+ * ...and any other place must be at least twice as far, and this much farther (a text of hidden cells fits
+ * anywhere).
+ */
 const MIN_PLACED_GAP = 3;
 
 /** How unlike each other the cells of each label are: the mean RMS distance of a cell to its label's mean. */
