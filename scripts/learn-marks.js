@@ -32,6 +32,7 @@ async function main() {
   const dir = path.join(root, 'fixtures', 'marks', 'learn');
   // the shots are read without the templates this script made before (a rebuild, not an addition)
   for (const skin of fs.readdirSync(path.join(root, 'skins'))) {
+    if (!fs.statSync(path.join(root, 'skins', skin)).isDirectory()) continue;
     const folder = path.join(root, 'skins', skin);
     for (const f of fs.readdirSync(folder).filter((f) => /^(question|wrong-flag)(-[a-z])?\.png$/.test(f)))
       fs.rmSync(path.join(folder, f));

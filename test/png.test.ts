@@ -9,11 +9,13 @@ import type { RgbaImage } from '../src/common/types';
 import * as zlibEngine from '../src/speed/zlibengine';
 
 const SKINS = path.resolve(__dirname, '../skins');
-const samples = readdirSync(SKINS).flatMap((skin) =>
-  readdirSync(path.join(SKINS, skin))
-    .filter((f) => f.endsWith('.png'))
-    .slice(0, 12)
-    .map((f) => path.join(SKINS, skin, f)),
+const samples = readdirSync(SKINS, { withFileTypes: true }).flatMap((skin) =>
+  !skin.isDirectory()
+    ? []
+    : readdirSync(path.join(SKINS, skin.name))
+        .filter((f) => f.endsWith('.png'))
+        .slice(0, 12)
+        .map((f) => path.join(SKINS, skin.name, f)),
 );
 
 /** What sharp reads: RGBA pixels, and whether the PNG has no alpha. */

@@ -27,6 +27,7 @@ export async function readBoard(
   k: number,
 ): Promise<SkinReading> {
   if (skinName === 'none') return readSkinless(view, grids[0]());
+  const except = typeof skinName === 'object' && 'except' in skinName ? skinName.except : [];
   const chosen = await chooseBoard(view, grids, skinName);
   Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
   const read = readCells(view, chosen.grid, chosen.skin);
@@ -41,7 +42,7 @@ export async function readBoard(
   const skinless =
     givenSkin(skinName) || Math.min(chosen.grid.rows, chosen.grid.cols) < 5
       ? null
-      : readSkinless(view, chosen.grid, 1 - MAX_UNREADABLE);
+      : readSkinless(view, chosen.grid, 1 - MAX_UNREADABLE, except);
   if (skinless && readsEnough(skinless.readings)) return skinless;
   if (distant)
     throw new Error(
@@ -142,8 +143,8 @@ function readsEnough(readings: Reading[]): boolean {
   );
 }
 
-function readSkinless(view: RgbaImage, grid: Grid, atLeast = 0): SkinReading {
-  const readings = readWithoutSkin(view, grid, atLeast);
+function readSkinless(view: RgbaImage, grid: Grid, atLeast = 0, except: readonly string[] = []): SkinReading {
+  const readings = readWithoutSkin(view, grid, atLeast, except);
   const known = readings.filter((r) => !r.unreadable).length / Math.max(1, readings.length);
   return {
     skin: { name: SKINLESS, cellSize: grid.pitchX, inset: 0, maxDistance: 0, maxRatio: 0, templates: [] },

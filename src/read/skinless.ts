@@ -1,27 +1,32 @@
 // The skin-free fallback: read a board no skin knows. Cells are clustered by appearance; a cluster of cells
-// showing coloured ink is a count, named by the usual number colours. Open cells share a look (their
-// border and background), and hidden cells another: plain cells with the counts' look are 0, plain cells
-// of the other look hidden, inked cells of the other look flags. A label is kept only if the board is
-// consistent with it (SAT); everything it is not sure of is unreadable (read as hidden, which can only
-// hide facts).
+// showing ink is a count when its ink is shaped like a digit (symbols.ts) in a colour that digit may have, or,
+// failing a clear shape, by the usual number colours. Open cells share a look (their border and background),
+// and hidden cells another: plain cells with the counts' look are 0, plain cells of the other look hidden,
+// inked cells of the other look flags when shaped like a flag or red. A label is kept only if the board is
+// consistent with it (SAT); everything it is not sure of is unreadable (read as hidden, which can only hide facts).
+import { debuglog } from 'node:util';
 import type { Board, Grid, Reading, RgbaImage } from '../common/types';
 import { type Cluster, clusterCells, colourDistance, lookDistance } from './clusters';
+import { symbolShape } from './symbols';
 import { encode } from '../solve/encode';
 import { satisfiable } from '../solve/solve';
 
 const { max } = Math;
+const trace = debuglog('mine-assist');
 
 export const SKINLESS = 'none (skin-free)';
 
 /**
  * Readings of every cell without a skin: counts and 0 where sure, hidden, else unreadable. A reading that
- * must read `atLeast` of the cells to be used stops (all unreadable) as soon as it cannot, before SAT.
+ * must read `atLeast` of the cells to be used stops (all unreadable) as soon as it cannot, before SAT. The
+ * shapes of the skins in `except` are not used to tell shapes (a look read as if never taught).
  */
-export function readWithoutSkin(image: RgbaImage, grid: Grid, atLeast = 0): Reading[] {
+export function readWithoutSkin(image: RgbaImage, grid: Grid, atLeast = 0, except: readonly string[] = []): Reading[] {
   const clustered = clusterCells(image, grid);
   if (clustered === null) return unreadable(grid);
-  const { clusters, distances } = clustered;
-  const { labels, flags } = labelClusters(clusters);
+  const { clusters, shapes } = byShape(image, grid, clustered.clusters, except);
+  const { distances } = clustered;
+  const { labels, flags } = labelClusters(clusters, shapes);
   const labelled = [...labels.keys(), ...flags].reduce((n, c) => n + c.members.length, 0);
   if (labelled < atLeast * grid.rows * grid.cols) return unreadable(grid);
   const board = (l: Map<Cluster, string>): Board => {
@@ -31,7 +36,14 @@ export function readWithoutSkin(image: RgbaImage, grid: Grid, atLeast = 0): Read
       for (const i of c.members) cells[Math.floor(i / grid.cols)][i % grid.cols] = l.get(c) ?? '?';
     return { rows: grid.rows, cols: grid.cols, cells, totalMines: null };
   };
-  const sure = settleBySat(labels, board);
+  const sure = settleBySat(labels, board, new Set(shapes.keys()));
+  trace(
+    'skin-free: %s',
+    clusters
+      .map((c) => `${c.members.length}×${shapes.get(c) ?? ''}[${labels.get(c) ?? (flags.includes(c) ? 'F' : '')}]`)
+      .concat(`sure ${[...sure.values()].join('')}`)
+      .join(' '),
+  );
   for (const c of flags) sure.set(c, 'F');
   const out: Reading[] = [];
   for (const c of clusters) {
@@ -52,6 +64,50 @@ export function readWithoutSkin(image: RgbaImage, grid: Grid, atLeast = 0): Read
   return out.sort((a, b) => a.row - b.row || a.col - b.col);
 }
 
+/**
+ * The inked clusters split by the symbol their cells' ink is clearly shaped like (cells of one look can hold two
+ * digits of one colour), and that symbol per cluster. A few cells of each cluster are read first; all of them
+ * only when those disagree.
+ */
+function byShape(
+  image: RgbaImage,
+  grid: Grid,
+  clusters: Cluster[],
+  except: readonly string[],
+): { clusters: Cluster[]; shapes: Map<Cluster, string> } {
+  const shapes = new Map<Cluster, string>();
+  const shapeOf = (i: number) => {
+    const shape = symbolShape(image, grid, Math.floor(i / grid.cols), i % grid.cols, except);
+    return shape && shape.distance <= SHAPE.distance && shape.runnerUpDistance >= SHAPE.ratio * shape.distance
+      ? shape.label
+      : '';
+  };
+  const out: Cluster[] = [];
+  for (const c of clusters) {
+    if (c.inkShare < MIN_INK || c.inkShare > MAX_INK) {
+      out.push(c);
+      continue;
+    }
+    const sample = c.members.filter((_, k) => k % Math.ceil(c.members.length / SHAPE.sample) === 0).map(shapeOf);
+    const parts = new Map<string, number[]>();
+    if (sample.every((d) => d === sample[0])) parts.set(sample[0], c.members);
+    else for (const i of c.members) parts.set(shapeOf(i), [...(parts.get(shapeOf(i)) ?? []), i]);
+    for (const [symbol, members] of parts) {
+      const part = parts.size === 1 ? c : { ...c, members };
+      if (symbol) shapes.set(part, symbol);
+      out.push(part);
+    }
+  }
+  return { clusters: out, shapes };
+}
+
+/** A shape this near a symbol (shapeDistance), and this many times nearer than any other symbol, is that symbol. */
+const SHAPE = { distance: 0.28, ratio: 1.2, sample: 8 };
+
+/** A cell whose ink covers this share of it, or more up to MAX_INK, shows something: a count, a flag, a mine. */
+const MIN_INK = 0.04;
+const MAX_INK = 0.75;
+
 function unreadable(grid: Grid): Reading[] {
   return Array.from({ length: grid.rows * grid.cols }, (_, i): Reading => ({
     row: Math.floor(i / grid.cols),
@@ -66,17 +122,30 @@ function unreadable(grid: Grid): Reading[] {
 }
 
 /**
- * Candidate labels per cluster, and the clusters that are flags. Counts: ink in a number colour, each
- * palette entry about as close as the nearest (navy 4 vs blue 1 when blurred). The open look is that of
- * the counts showing the most different numbers (a flag in a number's colour is one look, one colour);
- * the hidden look that of the plain cluster least like it. Other inked clusters nearer the open look are
- * counts too (open cells can be shaded by place). Plain clusters are 0 or hidden by the look they are
- * clearly nearer, else either, for SAT to decide. Inked clusters of the hidden look with red ink are flags.
+ * Candidate labels per cluster, and the clusters that are flags. Counts: ink shaped like a digit (`shapes`) in
+ * a colour that digit may have (any colour the number colours do not give to another digit), else ink in a
+ * number colour, each palette entry about as close as the nearest (navy 4 vs blue 1 when blurred). The open
+ * look is that of the counts showing the most different numbers (a flag in a number's colour is one look, one
+ * colour); the hidden look that of the plain cluster least like them, and every plain look clearly nearer a
+ * hidden look than an open one. Other inked clusters nearer the open look are counts too (open cells can be
+ * shaded by place). Plain clusters are 0 or hidden by the look they are clearly nearer, else either, for SAT to
+ * decide. Inked clusters of the hidden look shaped like a flag, or red and not shaped like a question mark, are
+ * flags.
  */
-function labelClusters(clusters: Cluster[]): { labels: Map<Cluster, string[]>; flags: Cluster[] } {
+function labelClusters(
+  clusters: Cluster[],
+  shapes: Map<Cluster, string>,
+): { labels: Map<Cluster, string[]>; flags: Cluster[] } {
   const labels = new Map<Cluster, string[]>();
   const flags: Cluster[] = [];
-  const inked = clusters.filter((c) => c.inkShare >= 0.04 && c.inkShare <= 0.6 && paletteCandidates(c.ink).length > 0);
+  const candidates = (c: Cluster): string[] => {
+    const colours = paletteCandidates(c.ink);
+    const shape = shapes.get(c);
+    if (!shape) return colours;
+    if (!/[1-8]/.test(shape)) return [];
+    return colours.length && !colours.includes(shape) && vivid(c.ink) ? [] : [shape];
+  };
+  const inked = clusters.filter((c) => c.inkShare >= MIN_INK && c.inkShare <= MAX_INK && candidates(c).length > 0);
   const groups: Cluster[][] = [];
   for (const c of [...inked].sort((a, b) => b.members.length - a.members.length)) {
     const group = groups.find((g) => lookDistance(g[0], c) <= SAME_LOOK);
@@ -84,40 +153,78 @@ function labelClusters(clusters: Cluster[]): { labels: Map<Cluster, string[]>; f
     else groups.push([c]);
   }
   // hue families: 1 and 4 are both blue, 3 and 5 both red (a flag's blue split by JPEG noise is one family)
-  const colours = (g: Cluster[]) => new Set(g.map((c) => [...paletteCandidates(c.ink)].sort().join())).size;
+  const colours = (g: Cluster[]) => new Set(g.map((c) => [...candidates(c)].sort().join())).size;
   const score = (g: Cluster[]) => colours(g) * 1e6 + g.reduce((n, c) => n + c.members.length, 0);
   const counts = groups.sort((a, b) => score(b) - score(a))[0] ?? [];
   // one colour could be a flag's as well as a count's
   if (colours(counts) < 2) return { labels, flags };
-  const open = counts[0];
-  const plain = clusters.filter((c) => c.inkShare < 0.04);
-  const hidden = plain
-    .filter((c) => c.members.length >= 2 && lookDistance(c, open) > SAME_LOOK)
-    .sort((a, b) => lookDistance(b, open) - lookDistance(a, open))[0];
-  const nearer = (c: Cluster, a: Cluster | undefined, b: Cluster | undefined, ratio: number) =>
-    !!a && (!b || lookDistance(c, a) <= ratio * lookDistance(c, b));
-  for (const c of inked)
-    if (counts.includes(c) || nearer(c, open, hidden, NEARER)) labels.set(c, paletteCandidates(c.ink));
+  const plain = clusters.filter((c) => c.inkShare < MIN_INK);
+  // a raised tile's bevel inside the patch reads as grey ink: when no plain cells do, such cells may be the hidden
+  // look (but flags and mines drawn in grey are too: only the hidden look's own cluster is read as hidden)
+  const shaded = clusters.filter((c) => c.inkShare >= MIN_INK && !inked.includes(c) && grey(c.ink));
+  const unlike = (cs: Cluster[]) =>
+    cs
+      .filter((c) => c.members.length >= 2 && toLooks(c, counts) > SAME_LOOK)
+      .sort((a, b) => toLooks(b, counts) - toLooks(a, counts))[0];
+  const seed = unlike(plain) ?? unlike(shaded);
+  const hidden = seed ? [seed] : [];
+  const nearer = (c: Cluster, a: Cluster[], b: Cluster[], ratio: number) =>
+    a.length > 0 && (!b.length || toLooks(c, a) <= ratio * toLooks(c, b));
+  for (const c of inked) if (counts.includes(c) || nearer(c, counts, hidden, NEARER)) labels.set(c, candidates(c));
+  const open = [...labels.keys()];
+  // hidden cells can show several looks (a checkerboard, a shade beside open cells): a plain look clearly nearer
+  // a hidden one than any open one is hidden too
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const c of plain) {
+      if (hidden.includes(c) || !nearer(c, hidden, open, NEARER)) continue;
+      hidden.push(c);
+      grown = true;
+    }
+  }
   const undecided: Cluster[] = [];
   for (const c of plain) {
     // a 0 is the open cells' own colour, and seldom alone (a lone smudged digit can look plain)
-    const openColour = c.members.length >= 2 && colourDistance(c.background, open.background) <= SAME_COLOUR;
+    const openColour =
+      c.members.length >= 2 && open.some((o) => colourDistance(c.background, o.background) <= SAME_COLOUR);
     if (nearer(c, open, hidden, NEARER) && openColour) labels.set(c, ['0']);
-    else if (nearer(c, hidden, open, NEARER)) labels.set(c, ['.']);
+    else if (hidden.includes(c)) labels.set(c, ['.']);
     else if (openColour) undecided.push(c);
   }
   for (const c of undecided.sort((a, b) => b.members.length - a.members.length).slice(0, 3)) labels.set(c, ['0', '.']);
+  if (seed && shaded.includes(seed)) labels.set(seed, ['.']);
   for (const c of clusters) {
     if (
-      c.inkShare >= 0.04 &&
-      reddish(c.ink) &&
+      c.inkShare >= MIN_INK &&
+      (shapes.get(c) === 'F' || (reddish(c.ink) && shapes.get(c) !== '?')) &&
       !labels.has(c) &&
       nearer(c, hidden, open, 0.5) &&
-      lookDistance(c, hidden as Cluster) <= SAME_LOOK
+      toLooks(c, hidden) <= SAME_LOOK
     )
       flags.push(c);
   }
   return { labels, flags };
+}
+
+/**
+ * Ink of a strong colour, as the number colours are: its colour tells against a digit shape the number colours
+ * give another colour (a red flag shaped like a 1). Pale ink, white or grey blended with a coloured background at
+ * its edges, tells nothing.
+ */
+function vivid([r, g, b]: [number, number, number]): boolean {
+  return max(r, g, b) - Math.min(r, g, b) >= 80;
+}
+
+/** How far a cluster's look is from the nearest of some looks. */
+function toLooks(c: Cluster, looks: Cluster[]): number {
+  let nearest = Infinity;
+  for (const k of looks) nearest = Math.min(nearest, lookDistance(c, k));
+  return nearest;
+}
+
+/** Ink of no colour: white, greys, black (a bevel's light and shadow, a mine). */
+function grey([r, g, b]: [number, number, number]): boolean {
+  return max(r, g, b) - Math.min(r, g, b) < 40;
 }
 
 /** A flag is red wherever it is drawn; a question mark, a mine or a cursor on a hidden cell is not a flag. */
@@ -169,7 +276,11 @@ function hueOf(r: number, g: number, b: number, hi: number, lo: number): number 
  * kept; then a count whose colour leaves two readings keeps the one the board allows, or its likelier one
  * if the board allows both; if the board rules out the likelier one, the cluster is unreadable.
  */
-function settleBySat(labels: Map<Cluster, string[]>, board: (l: Map<Cluster, string>) => Board): Map<Cluster, string> {
+function settleBySat(
+  labels: Map<Cluster, string[]>,
+  board: (l: Map<Cluster, string>) => Board,
+  shaped: Set<Cluster>,
+): Map<Cluster, string> {
   const possible = (l: Map<Cluster, string>) => {
     const b = board(l);
     return zerosClosed(b) && satisfiable(encode(b, { totalMines: null }));
@@ -193,10 +304,11 @@ function settleBySat(labels: Map<Cluster, string[]>, board: (l: Map<Cluster, str
     if (fits.length === 1) sure.set(c, fits[0]);
     else if (fits.length === 0 || fits[0] !== candidates[0]) sure.delete(c);
   }
-  // games agree on the colours of 1-4 more than on the rest, and a cluster of a cell or two says little
+  // games agree on the colours of 1-4 more than on the rest, and a cluster of a cell or two says little; a
+  // digit's shape says what it is wherever it stands
   for (const [c] of counts) {
     const label = sure.get(c);
-    if (!label || (c.members.length >= 3 && Number(label) <= 4)) continue;
+    if (!label || shaped.has(c) || (c.members.length >= 3 && Number(label) <= 4)) continue;
     const others = [...'12345678'].filter((d) => d !== label && possible(new Map([...sure, [c, d]])));
     if (others.length) sure.delete(c);
   }
