@@ -150,8 +150,11 @@ export function shapeOf(glyph: Glyph): GlyphShape {
 export function shapeDistance(a: GlyphShape, b: GlyphShape): number {
   let sum = 0;
   for (let i = 0; i < a.cells.length; i++) sum += abs(a.cells[i] - b.cells[i]);
-  return sum / a.cells.length + 0.3 * abs(log(a.aspect / b.aspect));
+  return sum / a.cells.length + ASPECT_WEIGHT * abs(log(a.aspect / b.aspect));
 }
+
+/** How much unlike proportions count in shapeDistance, per unit of their log ratio. */
+export const ASPECT_WEIGHT = 0.3;
 
 /** A glyph as a grey image (ink black on white), for storing in a skin. */
 export function glyphImage(glyph: Glyph): RgbaImage {

@@ -402,6 +402,34 @@ export function lineAligned(image: RgbaImage, grid: Grid): Grid {
 }
 
 /**
+ * The grid moved by whole pixels, up to a quarter of a cell each way, to where the image's edges repeat at its
+ * pitch most strongly: onto the cells' borders (lines, bevels, steps of shade), with no skin to align to. Each
+ * border counts as the stronger of the edges on its two sides (a line a pixel wide has one on each).
+ */
+export function phaseAligned(image: RgbaImage, grid: Grid): Grid {
+  if (grid.lefts || grid.tops) return grid;
+  const shiftOf = (vertical: boolean): number => {
+    const [pitch, start, count] = vertical ? [grid.pitchX, grid.left, grid.cols] : [grid.pitchY, grid.top, grid.rows];
+    const reach = ceil(pitch / 4);
+    const from = max(0, floor(start) - reach - 1);
+    const profile = edgeProfile(image, grid, vertical, from, ceil(start + count * pitch) + reach + 2);
+    const at = (x: number) => profile[x - from] ?? 0;
+    let [best, bestScore] = [0, -Infinity];
+    for (let d = -reach; d <= reach; d++) {
+      let score = 0;
+      for (let k = 0; k <= count; k++) {
+        const x = round(start + k * pitch) + d;
+        score += at(x);
+      }
+      if (score > bestScore || (score === bestScore && abs(d) < abs(best))) [best, bestScore] = [d, score];
+    }
+    return best;
+  };
+  const [dx, dy] = [shiftOf(true), shiftOf(false)];
+  return dx || dy ? { ...grid, left: round(grid.left) + dx, top: round(grid.top) + dy } : grid;
+}
+
+/**
  * How far each column (axis 'x') or row sits from its uniform position, relative to the median line. Each line's
  * strip of edge strength is scored against the mean strip at every shift; the shifts chosen maximise the
  * total score while moving at most a pixel from one line to the next, as a whole-pixel layout does. The

@@ -6,7 +6,7 @@ import type { Analysis, Cell, Grid, Reading, RgbaImage, Skin, SkinFit } from '..
 import { trimGrid } from '../locate/grid';
 import { classify } from './classify';
 import { BEYOND_ROUNDING, meanNearest, nearestDistances } from './nearest';
-import { alignLines, alignToSkin, growToSkin, sampleCells, snapToPixels } from './align';
+import { alignLines, alignToSkin, growToSkin, phaseAligned, sampleCells, snapToPixels } from './align';
 import { mean, median } from '../common/stats';
 import { scaleGrid, shiftGrid } from '../image/pixels';
 import { builtinSkinNames, loadSkin } from '../skin/skin';
@@ -35,8 +35,10 @@ export async function readBoard(
   const misplaced = !cellsPlaced(view, read.grid, read.skin);
   const distant = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance;
   const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
-  if (!distant && !misplaced && !small && unreadable <= MAX_UNREADABLE)
-    return { ...read, readings: rereadOnPixels(view, read) };
+  if (!distant && !misplaced && !small && unreadable <= MAX_UNREADABLE) {
+    const reread = { ...read, readings: rereadOnPixels(view, read) };
+    return givenSkin(skinName) ? reread : (readsMoreSkinFree(view, reread, except) ?? reread);
+  }
   const shrunk = misplaced || small ? null : readShrunk(view, read);
   if (shrunk) return shrunk;
   const skinless =
@@ -107,6 +109,34 @@ function placedHalfACellOver(view: RgbaImage, read: SkinReading): SkinReading | 
     .filter((r) => cellsPlaced(view, r.grid, skin));
   return placed.sort((a, b) => a.fit.meanDistance - b.fit.meanDistance)[0] ?? null;
 }
+
+/**
+ * A skin that leaves more than a few cells of its board unreadable may not be the board's: the skin-free reader
+ * reads the same grid, and stands in when it reads more cells. A cell the two read differently is unreadable.
+ */
+function readsMoreSkinFree(view: RgbaImage, read: SkinReading, except: readonly string[]): SkinReading | null {
+  const unread = unreadableShare(read.readings);
+  if (unread <= SKIN_FREE_RIVAL) return null;
+  const known = (readings: Reading[]) => readings.filter((r) => !r.unreadable).length;
+  // the grid as the skin aligned it, or moved onto the cells' own borders (a wrong skin may shift it a pixel or two)
+  const moved = phaseAligned(view, read.grid);
+  const rival = [read.grid, ...(moved === read.grid ? [] : [moved])]
+    .map((grid) => readSkinless(view, grid, 1 - unread, except))
+    .reduce((a, b) => (known(b.readings) > known(a.readings) ? b : a));
+  if (!readsEnough(rival.readings) || known(rival.readings) <= known(read.readings)) return null;
+  trace('skin-free reads %d cells where skin %s reads %d', known(rival.readings), read.skin.name, known(read.readings));
+  const bySkin = new Map(read.readings.map((r) => [`${r.row},${r.col}`, r]));
+  const readings = rival.readings.map((r) => {
+    const other = bySkin.get(`${r.row},${r.col}`);
+    return !r.unreadable && other && !other.unreadable && other.cell !== r.cell
+      ? { ...r, cell: '.', unreadable: true }
+      : r;
+  });
+  return { ...rival, readings };
+}
+
+/** A skin leaving more than this share of its board unreadable has the skin-free reader read the grid too. */
+const SKIN_FREE_RIVAL = 0.05;
 
 /**
  * A screenshot shrunk below the skin's templates (a 12 px skin on a board saved at 50 %, 6 px cells) may

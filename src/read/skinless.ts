@@ -24,9 +24,12 @@ export const SKINLESS = 'none (skin-free)';
 export function readWithoutSkin(image: RgbaImage, grid: Grid, atLeast = 0, except: readonly string[] = []): Reading[] {
   const clustered = clusterCells(image, grid);
   if (clustered === null) return unreadable(grid);
-  const { clusters, shapes } = byShape(image, grid, clustered.clusters, except);
+  const { clusters, shapes, doubtful } = byShape(image, grid, clustered.clusters, except);
   const { distances } = clustered;
-  const { labels, flags } = labelClusters(clusters, shapes);
+  const { labels, flags } = labelClusters(
+    clusters.filter((c) => !doubtful.has(c)),
+    shapes,
+  );
   const labelled = [...labels.keys(), ...flags].reduce((n, c) => n + c.members.length, 0);
   if (labelled < atLeast * grid.rows * grid.cols) return unreadable(grid);
   const board = (l: Map<Cluster, string>): Board => {
@@ -65,17 +68,19 @@ export function readWithoutSkin(image: RgbaImage, grid: Grid, atLeast = 0, excep
 }
 
 /**
- * The inked clusters split by the symbol their cells' ink is clearly shaped like (cells of one look can hold two
- * digits of one colour), and that symbol per cluster. A few cells of each cluster are read first; all of them
- * only when those disagree.
+ * The clusters showing any ink split by the symbol each cell's ink is clearly shaped like (cells of one look can
+ * hold two digits of one colour; thin digits shrunk to a cluster's patch look alike), and that symbol per part. A
+ * part whose cells show no clear symbol, split from parts that do, is doubtful: it is not read at all (a digit
+ * whose shape is unclear is no 0).
  */
 function byShape(
   image: RgbaImage,
   grid: Grid,
   clusters: Cluster[],
   except: readonly string[],
-): { clusters: Cluster[]; shapes: Map<Cluster, string> } {
+): { clusters: Cluster[]; shapes: Map<Cluster, string>; doubtful: Set<Cluster> } {
   const shapes = new Map<Cluster, string>();
+  const doubtful = new Set<Cluster>();
   const shapeOf = (i: number) => {
     const shape = symbolShape(image, grid, Math.floor(i / grid.cols), i % grid.cols, except);
     return shape && shape.distance <= SHAPE.distance && shape.runnerUpDistance >= SHAPE.ratio * shape.distance
@@ -84,21 +89,34 @@ function byShape(
   };
   const out: Cluster[] = [];
   for (const c of clusters) {
-    if (c.inkShare < MIN_INK || c.inkShare > MAX_INK) {
+    if (c.inkShare === 0 || c.inkShare > MAX_INK) {
       out.push(c);
       continue;
     }
-    const sample = c.members.filter((_, k) => k % Math.ceil(c.members.length / SHAPE.sample) === 0).map(shapeOf);
+    // cells of one cluster with ink enough look alike: a spread sample tells them all when it agrees, and a large
+    // cluster none of whose sample shows a symbol is the hidden look's bevel, or a texture; thin ink is read cell
+    // by cell (shrunk to a cluster's patch, its digits look alike)
+    const step = Math.max(1, Math.floor(c.members.length / SHAPE.sample));
+    const sampled = new Map(c.members.filter((_, k) => k % step === 0).map((i) => [i, shapeOf(i)]));
+    const agreed = [...sampled.values()].every((symbol) => symbol === sampled.get(c.members[0]));
     const parts = new Map<string, number[]>();
-    if (sample.every((d) => d === sample[0])) parts.set(sample[0], c.members);
-    else for (const i of c.members) parts.set(shapeOf(i), [...(parts.get(shapeOf(i)) ?? []), i]);
+    const known = sampled.get(c.members[0]) as string;
+    if (agreed && (c.inkShare >= MIN_INK || (!known && c.members.length > SHAPE.sample * 4)))
+      parts.set(known, c.members);
+    else {
+      for (const i of c.members) {
+        const symbol = sampled.get(i) ?? shapeOf(i);
+        parts.set(symbol, [...(parts.get(symbol) ?? []), i]);
+      }
+    }
     for (const [symbol, members] of parts) {
       const part = parts.size === 1 ? c : { ...c, members };
       if (symbol) shapes.set(part, symbol);
+      else if (parts.size > 1) doubtful.add(part);
       out.push(part);
     }
   }
-  return { clusters: out, shapes };
+  return { clusters: out, shapes, doubtful };
 }
 
 /** A shape this near a symbol (shapeDistance), and this many times nearer than any other symbol, is that symbol. */
@@ -145,7 +163,9 @@ function labelClusters(
     if (!/[1-8]/.test(shape)) return [];
     return colours.length && !colours.includes(shape) && vivid(c.ink) ? [] : [shape];
   };
-  const inked = clusters.filter((c) => c.inkShare >= MIN_INK && c.inkShare <= MAX_INK && candidates(c).length > 0);
+  // thin strokes shrunk to a cluster's patch may cover less than MIN_INK: their shape tells
+  const showsInk = (c: Cluster) => (c.inkShare >= MIN_INK && c.inkShare <= MAX_INK) || shapes.has(c);
+  const inked = clusters.filter((c) => showsInk(c) && candidates(c).length > 0);
   const groups: Cluster[][] = [];
   for (const c of [...inked].sort((a, b) => b.members.length - a.members.length)) {
     const group = groups.find((g) => lookDistance(g[0], c) <= SAME_LOOK);
@@ -158,7 +178,7 @@ function labelClusters(
   const counts = groups.sort((a, b) => score(b) - score(a))[0] ?? [];
   // one colour could be a flag's as well as a count's
   if (colours(counts) < 2) return { labels, flags };
-  const plain = clusters.filter((c) => c.inkShare < MIN_INK);
+  const plain = clusters.filter((c) => c.inkShare < MIN_INK && !shapes.has(c));
   // a raised tile's bevel inside the patch reads as grey ink: when no plain cells do, such cells may be the hidden
   // look (but flags and mines drawn in grey are too: only the hidden look's own cluster is read as hidden)
   const shaded = clusters.filter((c) => c.inkShare >= MIN_INK && !inked.includes(c) && grey(c.ink));
@@ -170,7 +190,11 @@ function labelClusters(
   const hidden = seed ? [seed] : [];
   const nearer = (c: Cluster, a: Cluster[], b: Cluster[], ratio: number) =>
     a.length > 0 && (!b.length || toLooks(c, a) <= ratio * toLooks(c, b));
-  for (const c of inked) if (counts.includes(c) || nearer(c, counts, hidden, NEARER)) labels.set(c, candidates(c));
+  // a digit's shape is a count wherever it stands, but on the hidden look (a flag or a mark shaped like one)
+  const shapedCount = (c: Cluster) => shapes.has(c) && toLooks(c, hidden) > SAME_LOOK;
+  for (const c of inked) {
+    if (counts.includes(c) || nearer(c, counts, hidden, NEARER) || shapedCount(c)) labels.set(c, candidates(c));
+  }
   const open = [...labels.keys()];
   // hidden cells can show several looks (a checkerboard, a shade beside open cells): a plain look clearly nearer
   // a hidden one than any open one is hidden too
@@ -189,16 +213,16 @@ function labelClusters(
       c.members.length >= 2 && open.some((o) => colourDistance(c.background, o.background) <= SAME_COLOUR);
     if (nearer(c, open, hidden, NEARER) && openColour) labels.set(c, ['0']);
     else if (hidden.includes(c)) labels.set(c, ['.']);
-    else if (openColour) undecided.push(c);
+    else if (c.members.length >= 2) undecided.push(c);
   }
   for (const c of undecided.sort((a, b) => b.members.length - a.members.length).slice(0, 3)) labels.set(c, ['0', '.']);
   if (seed && shaded.includes(seed)) labels.set(seed, ['.']);
   for (const c of clusters) {
     if (
-      c.inkShare >= MIN_INK &&
+      showsInk(c) &&
       (shapes.get(c) === 'F' || (reddish(c.ink) && shapes.get(c) !== '?')) &&
       !labels.has(c) &&
-      nearer(c, hidden, open, 0.5) &&
+      nearer(c, hidden, open, NEARER) &&
       toLooks(c, hidden) <= SAME_LOOK
     )
       flags.push(c);

@@ -4,8 +4,8 @@
 // skin (skins/symbols.json, made by scripts/build-symbols.js). A symbol is what the nearest shape shows.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Cell, GlyphShape, Grid, RgbaImage } from '../common/types';
-import { shapeDistance, shapeOf, wordsIn } from '../counter/glyphs';
+import type { Cell, Grid, RgbaImage } from '../common/types';
+import { ASPECT_WEIGHT, shapeOf, wordsIn } from '../counter/glyphs';
 import { BUILTIN_SKINS } from '../common/paths';
 import { cellLeft, cellTop } from '../image/pixels';
 
@@ -23,28 +23,37 @@ export interface SymbolShape {
   runnerUpDistance: number;
 }
 
-interface BankShape extends GlyphShape {
-  label: Cell;
-  /** The built-in skin it was cut from; none for a font's. */
-  skin?: string;
+/** Every shape of the bank, its cells row by row in one array. */
+interface Bank {
+  labels: Cell[];
+  skins: (string | undefined)[];
+  aspects: Float64Array;
+  cells: Float32Array;
 }
 
-let bank: BankShape[] | null = null;
+let bank: Bank | null = null;
 
-function shapeBank(): BankShape[] {
+function shapeBank(): Bank {
   if (bank) return bank;
-  const file = JSON.parse(readFileSync(path.join(BUILTIN_SKINS, 'symbols.json'), 'utf8')) as {
+  const { shapes } = JSON.parse(readFileSync(path.join(BUILTIN_SKINS, 'symbols.json'), 'utf8')) as {
     shapes: { label: string; skin?: string; aspect: number; cells: string }[];
   };
-  bank = file.shapes.map((s) => ({
-    label: s.label,
-    skin: s.skin,
-    aspect: s.aspect,
-    height: 0,
-    cells: Float32Array.from(Buffer.from(s.cells, 'base64'), (v) => v / 255),
-  }));
+  const cells = new Float32Array(shapes.length * SHAPE_CELLS);
+  shapes.forEach((s, k) => {
+    const bytes = Buffer.from(s.cells, 'base64');
+    for (let i = 0; i < SHAPE_CELLS; i++) cells[k * SHAPE_CELLS + i] = bytes[i] / 255;
+  });
+  bank = {
+    labels: shapes.map((s) => s.label),
+    skins: shapes.map((s) => s.skin),
+    aspects: Float64Array.from(shapes, (s) => s.aspect),
+    cells,
+  };
   return bank;
 }
+
+/** Cells of a glyph shape (counter/glyphs.ts shapeOf: 8×12). */
+const SHAPE_CELLS = 96;
 
 /**
  * The symbol the ink of cell (row, col) is shaped like, or null when the cell holds no single whole glyph. The
@@ -66,11 +75,20 @@ export function symbolShape(
   const glyphs = wordsIn(image, box).flat();
   if (glyphs.length !== 1 || glyphs[0].clipped) return null;
   const shape = shapeOf(glyphs[0]);
+  const { labels, skins, aspects, cells } = shapeBank();
   const nearest = new Map<Cell, number>();
-  for (const b of shapeBank()) {
-    if (b.skin && except.includes(b.skin)) continue;
-    const d = shapeDistance(shape, b);
-    if (d < (nearest.get(b.label) ?? Infinity)) nearest.set(b.label, d);
+  // shapeDistance, each sum ended once it is past the nearest of its label so far
+  for (let k = 0; k < labels.length; k++) {
+    if (skins[k] && except.includes(skins[k] as string)) continue;
+    const best = nearest.get(labels[k]) ?? Infinity;
+    const penalty = ASPECT_WEIGHT * Math.abs(Math.log(shape.aspect / aspects[k]));
+    if (penalty >= best) continue;
+    const limit = (best - penalty) * SHAPE_CELLS;
+    let sum = 0;
+    for (let i = 0, at = k * SHAPE_CELLS; i < SHAPE_CELLS && sum < limit; i++)
+      sum += Math.abs(shape.cells[i] - cells[at + i]);
+    const d = sum / SHAPE_CELLS + penalty;
+    if (d < best) nearest.set(labels[k], d);
   }
   const [first, second] = [...nearest].sort((a, b) => a[1] - b[1]);
   if (!first || !second) return null;
