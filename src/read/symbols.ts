@@ -15,6 +15,9 @@ import { cellLeft, cellTop } from '../image/pixels';
  */
 export const GLYPH_INSET = 0.04;
 
+/** Ink cut by the box's edge up to this share of the glyph's height is a speck of the cell's border, not a symbol. */
+const SPECK = 0.34;
+
 /** The symbol a cell's ink is shaped like (a label of the board text), and the next likeliest other symbol. */
 export interface SymbolShape {
   label: Cell;
@@ -73,8 +76,10 @@ export function symbolShape(
     height: Math.round(grid.pitchY * (1 - 2 * GLYPH_INSET)),
   };
   const glyphs = wordsIn(image, box).flat();
-  if (glyphs.length !== 1 || glyphs[0].clipped) return null;
-  const shape = shapeOf(glyphs[0]);
+  const whole = glyphs.filter((g) => !g.clipped);
+  // specks at the box's edge (a bevel's corner) aside, the cell holds one glyph, not cut by the box
+  if (whole.length !== 1 || glyphs.some((g) => g.clipped && g.rect.height > SPECK * whole[0].rect.height)) return null;
+  const shape = shapeOf(whole[0]);
   const { labels, skins, aspects, cells } = shapeBank();
   const nearest = new Map<Cell, number>();
   // shapeDistance, each sum ended once it is past the nearest of its label so far
