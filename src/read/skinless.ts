@@ -2,7 +2,7 @@
 // showing ink is a count when its ink is shaped like a digit (symbols.ts) in a colour that digit may have, or,
 // failing a clear shape, by the usual number colours. Open cells share a look (their border and background),
 // and hidden cells another: plain cells with the counts' look are 0, plain cells of the other look hidden,
-// inked cells of the other look flags when shaped like a flag or red. A label is kept only if the board is
+// inked cells of the other look flags unless shaped like a question mark. A label is kept only if the board is
 // consistent with it (SAT); everything it is not sure of is unreadable (read as hidden, which can only hide facts).
 import { debuglog } from 'node:util';
 import type { Board, Grid, Reading, RgbaImage } from '../common/types';
@@ -147,8 +147,8 @@ function unreadable(grid: Grid): Reading[] {
  * colour); the hidden look that of the plain cluster least like them, and every plain look clearly nearer a
  * hidden look than an open one. Other inked clusters nearer the open look are counts too (open cells can be
  * shaded by place). Plain clusters are 0 or hidden by the look they are clearly nearer, else either, for SAT to
- * decide. Inked clusters of the hidden look shaped like a flag, or red and not shaped like a question mark, are
- * flags.
+ * decide. Inked clusters of the hidden look with more ink than the bare tile, not shaped like a question mark,
+ * are flags.
  */
 function labelClusters(
   clusters: Cluster[],
@@ -217,13 +217,17 @@ function labelClusters(
   }
   for (const c of undecided.sort((a, b) => b.members.length - a.members.length).slice(0, 3)) labels.set(c, ['0', '.']);
   if (seed && shaded.includes(seed)) labels.set(seed, ['.']);
+  // on the hidden look, a flag is what a game draws on most, in any colour and shape: ink more than the tile's own
+  // (its bevel), not shaped like a question mark
+  const tileInk = seed?.inkShare ?? 0;
   for (const c of clusters) {
     if (
       showsInk(c) &&
-      (shapes.get(c) === 'F' || (reddish(c.ink) && shapes.get(c) !== '?')) &&
+      c.inkShare >= tileInk + MIN_INK &&
+      shapes.get(c) !== '?' &&
       !labels.has(c) &&
-      nearer(c, hidden, open, NEARER) &&
-      toLooks(c, hidden) <= SAME_LOOK
+      // a tile shaded beside open cells (Google) is the hidden look less closely: then far nearer it than an open one
+      nearer(c, hidden, open, toLooks(c, hidden) <= SAME_LOOK ? NEARER : FAR_NEARER)
     )
       flags.push(c);
   }
@@ -251,20 +255,14 @@ function grey([r, g, b]: [number, number, number]): boolean {
   return max(r, g, b) - Math.min(r, g, b) < 40;
 }
 
-/** A flag is red wherever it is drawn; a question mark, a mine or a cursor on a hidden cell is not a flag. */
-function reddish([r, g, b]: [number, number, number]): boolean {
-  const hi = max(r, g, b);
-  const lo = Math.min(r, g, b);
-  if (hi - lo < 40 || hi !== r) return false;
-  const hue = hueOf(r, g, b, hi, lo);
-  return hue >= 330 || hue < 30;
-}
-
 /** Background colours this close (RGB distance) are one colour. */
 const SAME_COLOUR = 30;
 
 /** A look at most this share of the distance to the other look is clearly that one. */
 const NEARER = 0.7;
+
+/** A look at most this share of the distance to the other look, however far from both, is that one. */
+const FAR_NEARER = 0.5;
 
 /** Looks closer than this (RMS over border strips and background, 0-255) are one look. */
 const SAME_LOOK = 12;
