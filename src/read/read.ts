@@ -144,6 +144,7 @@ const SKIN_FREE_RIVAL = 0.05;
  * (resampled.ts), each cell that reads there gets that distance, and the board is judged again.
  */
 function readShrunk(view: RgbaImage, read: SkinReading): SkinReading | null {
+  if (!mayReadShrunk(view, read)) return null;
   const readings = rereadOnPixels(view, read);
   if (readings === read.readings) return null;
   const meanDistance = mean(distances(readings));
@@ -152,6 +153,29 @@ function readShrunk(view: RgbaImage, read: SkinReading): SkinReading | null {
   if (meanDistance > POOR_FIT * read.skin.maxDistance || unreadable > MAX_UNREADABLE) return null;
   return { ...read, readings, fit: skinFit(meanDistance, read.skin) };
 }
+
+/**
+ * Whether a spread sample of the cells reads well enough on the screenshot's pixels for the whole board to: each
+ * unreadable cell, and each count of a board smaller than the templates, costs hundreds of template placements
+ * there, and a skin that is not the board's reads few of them.
+ */
+function mayReadShrunk(view: RgbaImage, read: SkinReading): boolean {
+  const { readings, skin } = read;
+  if (readings.length <= 2 * SHRUNK_PROBE) return true;
+  const step = Math.floor(readings.length / SHRUNK_PROBE);
+  const sample = readings.filter((_, i) => i % step === 0);
+  const after = readResampled(view, read.grid, skin, sample);
+  const unreadable = unreadableShare(after);
+  const meanDistance = mean(distances(after));
+  trace('read shrunk, a sample: mean distance %s, %s unreadable', meanDistance.toFixed(2), unreadable.toFixed(3));
+  return (
+    unreadable <= MAX_UNREADABLE + SHRUNK_SLACK && meanDistance <= (1 + SHRUNK_SLACK) * POOR_FIT * skin.maxDistance
+  );
+}
+
+/** Cells sampled first, and how far past the limits the sample may go (a share of cells; relative for the fit). */
+const SHRUNK_PROBE = 32;
+const SHRUNK_SLACK = 0.05;
 
 /**
  * Unreadable cells read again on the screenshot's own pixels (resampled.ts); a 0 read there beside a closed
