@@ -111,6 +111,28 @@ function describe(members: number[], mean: Float32Array, rings: number[][]): Clu
   return { members, mean, look: [...ring, ...background], background, inkShare: inked.length / n, ink };
 }
 
+/**
+ * The share of a strip's cells (a grid beside the board's) whose look (border strips and background: what cells
+ * of one kind share, whatever they show) is that of a cluster of two cells or more: cells of the board's own looks
+ * there mean the board goes on.
+ */
+export function shareAlike(image: RgbaImage, strip: Grid, clusters: Cluster[]): number {
+  const looks = clusters.filter((c) => c.members.length >= 2);
+  let alike = 0;
+  for (let row = 0; row < strip.rows; row++) {
+    for (let col = 0; col < strip.cols; col++) {
+      const patch = cellPatch(image, strip, row, col, INSET, SIZE).rgb;
+      const ring = ringOf(cellPatch(image, strip, row, col, 0, SIZE));
+      const cell = describe([0], patch, [ring]);
+      if (looks.some((c) => lookDistance(cell, c) <= SAME_LOOK)) alike++;
+    }
+  }
+  return alike / Math.max(1, strip.rows * strip.cols);
+}
+
+/** Looks closer than this (RMS over border strips and background, 0-255) are one look. */
+export const SAME_LOOK = 12;
+
 export function lookDistance(a: Cluster, b: Cluster): number {
   return sqrt(a.look.reduce((sum, v, k) => sum + (v - b.look[k]) ** 2, 0) / a.look.length);
 }

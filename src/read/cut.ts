@@ -3,6 +3,7 @@
 import type { Coord, Grid, Reading, Rect, RgbaImage, Side, Skin } from '../common/types';
 import { cellLeft, cellTop, gridEdges } from '../image/pixels';
 import { classify } from './classify';
+import { clusterCells, shareAlike } from './clusters';
 import { debuglog } from 'node:util';
 
 const trace = debuglog('mine-assist');
@@ -261,7 +262,36 @@ function meanOf(image: RgbaImage, box: Rect): number[] {
  * open 0, never like a number.
  */
 export function openSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
-  if (!skin.templates.length) return [];
+  if (!skin.templates.length) return goesOn(image, grid);
+  return stripsBeyond(image, grid)
+    .filter(([, strip, cells]) =>
+      classify(image, strip, skin, { cells, search: false }).some(
+        (r) => !r.unreadable && /^[1-8F]$/.test(r.cell) && r.distance <= CLEAR * skin.maxDistance,
+      ),
+    )
+    .map(([side]) => side);
+}
+
+/**
+ * With no skin, the sides beyond which the cells look like the board's own (their clusters'): a strip of the
+ * board's hidden or open cells past a side means the board goes on there (the grid found was part of it).
+ */
+function goesOn(image: RgbaImage, grid: Grid): Side[] {
+  const clustered = clusterCells(image, grid);
+  if (!clustered) return [];
+  return stripsBeyond(image, grid)
+    .filter(([, strip]) => shareAlike(image, strip, clustered.clusters) >= GOES_ON)
+    .map(([side]) => side);
+}
+
+/** This share of a strip's cells looking like the board's is more board. */
+const GOES_ON = 0.3;
+
+/** A count or flag read this close (a share of the skin's limit) beyond the grid is board. */
+const CLEAR = 0.5;
+
+/** The row or column of cells just past each side of the grid, where it lies inside the image. */
+function stripsBeyond(image: RgbaImage, grid: Grid): [Side, Grid, Coord[]][] {
   const { left, top, right, bottom } = gridEdges(grid);
   const { lefts: _lefts, ...column } = grid;
   const { tops: _tops, ...row } = grid;
@@ -271,21 +301,11 @@ export function openSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
     ['top', { ...row, rows: 1, top: top - grid.pitchY }, rowCells(grid.cols)],
     ['bottom', { ...row, rows: 1, top: bottom }, rowCells(grid.cols)],
   ];
-  return beyond
-    .filter(([, strip]) => {
-      const e = gridEdges(strip);
-      return e.left >= 0 && e.top >= 0 && e.right <= image.width && e.bottom <= image.height;
-    })
-    .filter(([, strip, cells]) =>
-      classify(image, strip, skin, { cells, search: false }).some(
-        (r) => !r.unreadable && /^[1-8F]$/.test(r.cell) && r.distance <= CLEAR * skin.maxDistance,
-      ),
-    )
-    .map(([side]) => side);
+  return beyond.filter(([, strip]) => {
+    const e = gridEdges(strip);
+    return e.left >= 0 && e.top >= 0 && e.right <= image.width && e.bottom <= image.height;
+  });
 }
-
-/** A count or flag read this close (a share of the skin's limit) beyond the grid is board. */
-const CLEAR = 0.5;
 
 const columnCells = (rows: number): Coord[] => Array.from({ length: rows }, (_, r): Coord => [r, 0]);
 const rowCells = (cols: number): Coord[] => Array.from({ length: cols }, (_, c): Coord => [0, c]);

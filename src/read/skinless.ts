@@ -6,7 +6,7 @@
 // consistent with it (SAT); everything it is not sure of is unreadable (read as hidden, which can only hide facts).
 import { debuglog } from 'node:util';
 import type { Board, Grid, Reading, RgbaImage } from '../common/types';
-import { type Cluster, clusterCells, colourDistance, lookDistance } from './clusters';
+import { type Cluster, clusterCells, colourDistance, lookDistance, SAME_LOOK } from './clusters';
 import { symbolShape } from './symbols';
 import { encode } from '../solve/encode';
 import { satisfiable } from '../solve/solve';
@@ -263,9 +263,6 @@ const NEARER = 0.7;
 
 /** A look at most this share of the distance to the other look, however far from both, is that one. */
 const FAR_NEARER = 0.5;
-
-/** Looks closer than this (RMS over border strips and background, 0-255) are one look. */
-const SAME_LOOK = 12;
 
 /**
  * The counts an ink colour may be, likeliest first, by hue: blue 1 (navy 4 when dark), green 2, red 3
