@@ -57,3 +57,13 @@ test.each(PARTS)('%s: the part our own outlines find is %j, its %s side in doubt
   const withoutSide = await analyzeRead(image, read, shot, { openSides: [side as 'right'] });
   expect(analysis.deductions).toEqual(withoutSide.deductions);
 });
+
+// Read without a skin (the generic reader), the part is kept (OpenCV's whole board reads fewer cells), but its side
+// is in doubt all the same: the cells beyond join the board's clusters of looks.
+test('google/s2-01.png without a skin: read whole, or the right side in doubt', async () => {
+  const { analysis } = await analyzeImage(path.join(FIXTURES, 'google/s2-01.png'), 'google/s2-01.png', {
+    skin: 'none',
+  });
+  const whole = analysis.board?.rows === 8 && analysis.board?.cols === 10;
+  expect(whole || /beyond the board's (\w+ and )*right\b/.test(analysis.notes.join(' '))).toBe(true);
+});

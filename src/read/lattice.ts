@@ -1,8 +1,8 @@
 // A board found in part, grown along its lattice: rows and columns beyond the grid whose cells look like the
 // board's own are taken in (Google's flat hidden cells have no outline of their own, so a column of them is often
 // left out by the outline finders, and no count or flag beyond shows it is board).
-import type { Coord, Grid, Reading, RgbaImage, Side } from '../common/types';
-import { shiftGrid } from '../image/pixels';
+import type { Coord, Reading, RgbaImage, Side } from '../common/types';
+import { grownGrid, shiftGrid } from '../image/pixels';
 import { mean } from '../common/stats';
 import { classify } from './classify';
 import { beyondSides, type Beyond, looksLikeBoard } from './open';
@@ -15,9 +15,11 @@ const trace = debuglog('mine-assist');
 /**
  * The reading grown by a row or column at a time, on a side where the lattice goes on (read/open.ts) and the strip's
  * cells sit where the grid puts them (`placed`), up to MAX_GROWTH times. A side still in doubt after that is left to
- * analyze/analyze.ts, which sets its counts aside.
+ * analyze/analyze.ts, which sets its counts aside, as it does for a board read without a skin (not grown: no
+ * template tells where a strip's cells sit).
  */
 export function growAlongLattice(image: RgbaImage, read: SkinReading): SkinReading {
+  if (!read.skin.templates.length) return read;
   let current = trimUnlike(read);
   for (let round = 0; round < MAX_GROWTH; round++) {
     const beyond = beyondSides(image, current.grid, current.skin, current.readings).find(
@@ -54,9 +56,9 @@ const PHASE_MARGIN = 1.5;
 const PHASE_FLOOR = 0.05;
 
 /**
- * The reading without outer rows and columns whose readable cells mostly (over UNLIKE_SHARE) do not look like the
- * board's other cells of their label (read/open.ts `looksLikeBoard`): a counter strip or a window's title bar that
- * the skin's loosest templates match about as far as its limit allows is not board.
+ * The reading without outer rows and columns whose readable cells mostly (over UNLIKE_SHARE) are clearly unlike the
+ * board's other cells of their label (read/open.ts `looksLikeBoard`, loosely): a counter strip or a window's title
+ * bar that the skin's loosest templates match about as far as its limit allows is not board.
  */
 function trimUnlike(read: SkinReading): SkinReading {
   let current = read;
@@ -75,7 +77,7 @@ function trimUnlike(read: SkinReading): SkinReading {
               : r.row === grid.rows - 1;
       const strip = current.readings.filter((r) => onSide(r) && !r.unreadable);
       const rest = current.readings.filter((r) => !onSide(r));
-      const like = looksLikeBoard(rest, current.skin);
+      const like = looksLikeBoard(rest, current.skin, true);
       if (!strip.length || strip.filter(like).length >= (1 - UNLIKE_SHARE) * strip.length) continue;
       trace('not board: the %s strip does not look like the board', side);
       current = trimmed(current, side);
@@ -108,7 +110,7 @@ const SIDES: Side[] = ['left', 'right', 'top', 'bottom'];
 
 /** The reading with the strip beyond `side` taken in: its cells read (searched, as the board's were), 0s checked. */
 function grownBy(image: RgbaImage, read: SkinReading, side: Side): SkinReading {
-  const grid = extended(read.grid, side);
+  const grid = grownGrid(read.grid, side);
   const [dr, dc] = [side === 'top' ? 1 : 0, side === 'left' ? 1 : 0];
   const vertical = side === 'left' || side === 'right';
   const [row, col] = [side === 'bottom' ? grid.rows - 1 : 0, side === 'right' ? grid.cols - 1 : 0];
@@ -121,23 +123,4 @@ function grownBy(image: RgbaImage, read: SkinReading, side: Side): SkinReading {
   const all = [...moved, ...fresh].sort((a, b) => a.row - b.row || a.col - b.col);
   const readings = distrustLoneZeros(grid, all);
   return { ...read, grid, readings, fit: skinFit(mean(distances(readings)), read.skin) };
-}
-
-/** The grid one row or column bigger on `side`; per-line edges, where placed, go on at the pitch. */
-function extended(g: Grid, side: Side): Grid {
-  const grid: Grid = { ...g };
-  if (side === 'left' || side === 'right') {
-    grid.cols = g.cols + 1;
-    if (side === 'left') grid.left = g.left - g.pitchX;
-    if (g.lefts)
-      grid.lefts =
-        side === 'left' ? [g.lefts[0] - g.pitchX, ...g.lefts] : [...g.lefts, g.lefts[g.lefts.length - 1] + g.pitchX];
-  } else {
-    grid.rows = g.rows + 1;
-    if (side === 'top') grid.top = g.top - g.pitchY;
-    if (g.tops)
-      grid.tops =
-        side === 'top' ? [g.tops[0] - g.pitchY, ...g.tops] : [...g.tops, g.tops[g.tops.length - 1] + g.pitchY];
-  }
-  return grid;
 }

@@ -4,6 +4,7 @@
 import type { Coord, Grid, Reading, RgbaImage, Side, Skin } from '../common/types';
 import { gridEdges } from '../image/pixels';
 import { classify } from './classify';
+import { seenByLooks } from './looks';
 import { median } from '../common/stats';
 import { debuglog } from 'node:util';
 
@@ -41,7 +42,6 @@ export function openSides(image: RgbaImage, grid: Grid, skin: Skin, readings: Re
  * readings: a reading's sides are looked at when it is grown (read/lattice.ts) and again when it is analysed.
  */
 export function beyondSides(image: RgbaImage, grid: Grid, skin: Skin, readings: Reading[]): Beyond[] {
-  if (!skin.templates.length) return [];
   const kept = seenBeyond.get(readings);
   if (kept && kept.image === image && kept.skin === skin && sameGrid(kept.grid, grid)) return kept.beyond;
   const beyond = lookBeyond(image, grid, skin, readings);
@@ -61,8 +61,12 @@ const sameGrid = (a: Grid, b: Grid): boolean =>
   String(a.lefts) === String(b.lefts) &&
   String(a.tops) === String(b.tops);
 
+/**
+ * With a skin, the cells beyond are read by its templates; a board read without one (the generic reader) has them
+ * read by the looks they share with its cells (read/looks.ts).
+ */
 function lookBeyond(image: RgbaImage, grid: Grid, skin: Skin, readings: Reading[]): Beyond[] {
-  const like = looksLikeBoard(readings, skin);
+  const like = skin.templates.length ? looksLikeBoard(readings, skin) : null;
   return SIDES.flatMap((side): Beyond[] => {
     const strip = stripBeyond(grid, side);
     const e = gridEdges(strip);
@@ -71,9 +75,12 @@ function lookBeyond(image: RgbaImage, grid: Grid, skin: Skin, readings: Reading[
     const cells = Array.from({ length: vertical ? grid.rows : grid.cols }, (_, k): Coord =>
       vertical ? [k, 0] : [0, k],
     );
-    const seen = classify(image, strip, skin, { cells, search: false });
-    const clear = seen.filter((r) => !r.unreadable && r.distance <= CLEAR * skin.maxDistance);
-    const alike = clear.filter(like);
+    const seen = like
+      ? classify(image, strip, skin, { cells, search: false })
+      : seenByLooks(image, grid, side, readings);
+    if (!seen) return [];
+    const clear = seen.filter((r) => !r.unreadable && (!like || r.distance <= CLEAR * skin.maxDistance));
+    const alike = like ? clear.filter(like) : clear;
     trace('beyond the %s side: %d of %d cells read like the board', side, alike.length, seen.length);
     const counts = clear.some((r) => /^[1-8F]$/.test(r.cell));
     return [{ side, strip, seen, counts, lattice: latticeGoesOn(side, seen, alike, grid, readings) }];
@@ -92,12 +99,24 @@ const LIKE = 1.5;
 const SLACK = 0.05;
 
 /**
+ * Cells already in the grid are taken to be board unless they sit clearly farther: UNLIKE times the board's median
+ * distance for their label, plus UNLIKE_SLACK of the skin's limit (a cell at the image's edge, or one of GNOME's
+ * columns a pixel narrower, fits a little less closely than the rest).
+ */
+const UNLIKE = 4;
+const UNLIKE_SLACK = 0.25;
+
+/**
  * Whether a cell read looks like the board's cells (`readings`) of its label: readable, and no farther from its
  * template than they typically are (LIKE, SLACK). A label the board does not show is like none of its cells.
+ * `loosely` (UNLIKE, UNLIKE_SLACK), such a label is judged by how close all the board's cells are: a column of
+ * counts and flags beside a field of hidden cells is board.
  */
-export function looksLikeBoard(readings: Reading[], skin: Skin): (r: Reading) => boolean {
+export function looksLikeBoard(readings: Reading[], skin: Skin, loosely = false): (r: Reading) => boolean {
   const typical = typicalDistances(readings);
-  return (r) => !r.unreadable && r.distance <= LIKE * (typical.get(r.cell) ?? -Infinity) + SLACK * skin.maxDistance;
+  const [times, slack] = loosely ? [UNLIKE, UNLIKE_SLACK] : [LIKE, SLACK];
+  const any = loosely ? median(readings.filter((r) => !r.unreadable).map((r) => r.distance)) : -Infinity;
+  return (r) => !r.unreadable && r.distance <= times * (typical.get(r.cell) ?? any) + slack * skin.maxDistance;
 }
 
 /** The median distance of the board's readable cells to their templates, by label. */
