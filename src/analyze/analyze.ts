@@ -154,8 +154,7 @@ const firstFrameOnly = (frames: number): string => `an animated image: only the 
  * part of a board (its lattice goes on past a side: read/open.ts) or finds no board that reads, also from
  * OpenCV's outlines, and the reading with more cells read is kept (then the closer fit). Each finder's grid is
  * a pixel off now and then where the other's is exact, and each finds some boards whole where the other finds
- * part. When
- * neither reads a board (and neither found two), outlines are looked for once more on the screenshot
+ * part. When neither reads a board (and neither found two), outlines are looked for once more on the screenshot
  * shrunk by half.
  */
 async function readScreenshot(
@@ -236,7 +235,10 @@ const LOSSY_BLUR = 0.8;
 /** An image smaller than this (pixels, either side) is not looked at shrunk: its cells would be too small. */
 const COARSE_MIN_SIDE = 400;
 
-/** Outlines found on `located` (the image, or the image shrunk by a whole factor `k`); the cells read on the image. */
+/**
+ * Outlines found on `located` (the image, or the image shrunk by a whole factor `k`); the cells read on the image,
+ * the grid then grown along the board's lattice where the outlines stopped short of it (read/lattice.ts).
+ */
 async function readFrom(
   image: RgbaImage,
   skinName: SkinChoice,
