@@ -87,7 +87,10 @@ test.each(COVERS)(
     const file = path.join(FIXTURES, shot);
     const { analysis } = await analyzeImage(await covered(file, side, depth, colour), shot);
     expect(analysis.status).toBe('ok');
-    expect(analysis.notes.join(' ')).toMatch(new RegExp(`board's ${side} side does not show the game's frame`));
+    // a flat window can look like the board's flat cells beyond the side (read/open.ts): in doubt all the same
+    expect(analysis.notes.join(' ')).toMatch(
+      new RegExp(`board's (\\w+ and )*${side} side (does not show the game's frame|read as cells of the board)`),
+    );
     expect(analysis.counter?.used ?? false).toBe(false);
     expect(analysis.deductions!.mines.length + analysis.deductions!.safe.length).toBeGreaterThan(0);
     expect(falseDeductions(analysis, file)).toEqual([]);

@@ -16,7 +16,9 @@ import {
   type SkinReading,
 } from '../read/read';
 import { loadCounter } from '../skin/skin';
-import { cutSides, openSides, type Side } from '../read/cut';
+import { cutSides, type Side } from '../read/cut';
+import { openSides } from '../read/open';
+import { growAlongLattice } from '../read/lattice';
 import { warmSolver } from '../solve/solve';
 import { unframedSides, windowSides } from '../locate/frame';
 import { mayBeFlags } from '../read/classify';
@@ -109,7 +111,7 @@ export async function analyzeRead(
   });
   options = { ...options, unsure: found.unreadable?.map(([row, col]) => cellName(row, col)) };
   const cut = cutSides(image, grid, readings, windowSides(image, grid, skin));
-  const open = openSides(image, grid, skin).filter((side) => !cut.includes(side));
+  const open = sidesOpen(image, { skin, grid, readings }).filter((side) => !cut.includes(side));
   const covered = unframedSides(image, grid, skin).filter((side) => !cut.includes(side) && !open.includes(side));
   if (cut.length || open.length || covered.length)
     options = { ...options, mines: null, cutSides: cut, openSides: open, coveredSides: covered };
@@ -148,10 +150,11 @@ export async function analyzeRead(
 const firstFrameOnly = (frames: number): string => `an animated image: only the first of its ${frames} frames was read`;
 
 /**
- * The board located and read from outlines found without OpenCV; when that leaves cells unreadable or
- * finds no board that reads, also from OpenCV's outlines, and the reading with more cells read is kept
- * (then the closer fit). Each finder's grid is a pixel off now and then where the other's is exact. When
- * neither reads a board (and neither found two), outlines are looked for once more on the screenshot
+ * The board located and read from outlines found without OpenCV; when that leaves cells unreadable, reads
+ * part of a board (its lattice goes on past a side: read/open.ts) or finds no board that reads, also from
+ * OpenCV's outlines, and the reading with more cells read is kept (then the closer fit). Each finder's grid is
+ * a pixel off now and then where the other's is exact, and each finds some boards whole where the other finds
+ * part. When neither reads a board (and neither found two), outlines are looked for once more on the screenshot
  * shrunk by half.
  */
 async function readScreenshot(
@@ -161,7 +164,7 @@ async function readScreenshot(
   lossy: () => Promise<boolean>,
 ): Promise<SkinReading> {
   const own = await readFrom(image, skinName, found, 'own').catch((err: unknown) => err as Error);
-  if (!(own instanceof Error) && own.readings.every((r) => !r.unreadable)) return own;
+  if (!(own instanceof Error) && own.readings.every((r) => !r.unreadable) && !sidesOpen(image, own).length) return own;
   const opencv = await readFrom(image, skinName, found, 'opencv').catch((err: unknown) => err as Error);
   if (opencv instanceof Error) {
     if (!(own instanceof Error)) return own;
@@ -174,6 +177,10 @@ async function readScreenshot(
   if (own instanceof Error) return opencv;
   return score(own) > score(opencv) ? own : opencv;
 }
+
+/** The sides past which the board goes on (read/open.ts). */
+const sidesOpen = (image: RgbaImage, { skin, grid, readings }: Pick<SkinReading, 'skin' | 'grid' | 'readings'>) =>
+  openSides(image, grid, skin, readings);
 
 const score = (read: SkinReading) =>
   read.readings.filter((r) => !r.unreadable).length - read.fit.meanDistance / (1 + read.fit.maxDistance);
@@ -228,7 +235,10 @@ const LOSSY_BLUR = 0.8;
 /** An image smaller than this (pixels, either side) is not looked at shrunk: its cells would be too small. */
 const COARSE_MIN_SIDE = 400;
 
-/** Outlines found on `located` (the image, or the image shrunk by a whole factor `k`); the cells read on the image. */
+/**
+ * Outlines found on `located` (the image, or the image shrunk by a whole factor `k`); the cells read on the image,
+ * the grid then grown along the board's lattice where the outlines stopped short of it (read/lattice.ts).
+ */
 async function readFrom(
   image: RgbaImage,
   skinName: SkinChoice,
@@ -242,13 +252,16 @@ async function readFrom(
   const view = k > 1 ? shrinkImage(image, k) : image;
   const grids = candidates.map((c) => () => scaleGrid(fitGrid(located.image, c), up / k));
   const atScale = (read: SkinReading): SkinReading => ({ ...read, grid: scaleGrid(read.grid, k) });
-  const read = await readBoard(view, grids, skinName, found, k).catch((err: unknown) => {
-    if (!(err instanceof MisplacedError)) throw err;
-    throw new MisplacedError(err.message, () => {
-      const moved = err.halfACellOver();
-      return moved && atScale(moved);
-    });
-  });
+  const read = await readBoard(view, grids, skinName, found, k).then(
+    (part) => growAlongLattice(view, part),
+    (err: unknown) => {
+      if (!(err instanceof MisplacedError)) throw err;
+      throw new MisplacedError(err.message, () => {
+        const moved = err.halfACellOver();
+        return moved && atScale(moved);
+      });
+    },
+  );
   return atScale(read);
 }
 

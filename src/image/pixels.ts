@@ -1,4 +1,4 @@
-import type { Grid, RgbaImage } from '../common/types';
+import type { Grid, RgbaImage, Side } from '../common/types';
 
 // Math's functions as module constants: under jest every lookup of the global Math is slow.
 const { floor, round } = Math;
@@ -72,4 +72,23 @@ export function scaleGrid(grid: Grid, k: number): Grid {
   if (grid.lefts) scaled.lefts = grid.lefts.map((x) => x * k);
   if (grid.tops) scaled.tops = grid.tops.map((y) => y * k);
   return scaled;
+}
+
+/** The grid one row or column bigger on `side`; per-line edges, where placed, go on at the pitch. */
+export function grownGrid(g: Grid, side: Side): Grid {
+  const grid: Grid = { ...g };
+  if (side === 'left' || side === 'right') {
+    grid.cols = g.cols + 1;
+    if (side === 'left') grid.left = g.left - g.pitchX;
+    if (g.lefts)
+      grid.lefts =
+        side === 'left' ? [g.lefts[0] - g.pitchX, ...g.lefts] : [...g.lefts, g.lefts[g.lefts.length - 1] + g.pitchX];
+  } else {
+    grid.rows = g.rows + 1;
+    if (side === 'top') grid.top = g.top - g.pitchY;
+    if (g.tops)
+      grid.tops =
+        side === 'top' ? [g.tops[0] - g.pitchY, ...g.tops] : [...g.tops, g.tops[g.tops.length - 1] + g.pitchY];
+  }
+  return grid;
 }

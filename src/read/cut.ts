@@ -1,9 +1,7 @@
-// A board that may go on past what was read — cut off by the edge of the screenshot, or with cells beyond
-// the grid: its counts along that side see cells not read, so they cannot be used, nor a mine total.
-import type { Coord, Grid, Reading, Rect, RgbaImage, Side, Skin } from '../common/types';
+// A board that may go on past the image: cut off by the edge of the screenshot. Its counts along that side see
+// cells not read, so they cannot be used, nor a mine total.
+import type { Grid, Reading, Rect, RgbaImage, Side } from '../common/types';
 import { cellLeft, cellTop, gridEdges } from '../image/pixels';
-import { classify } from './classify';
-import { clusterCells, shareAlike } from './clusters';
 import { debuglog } from 'node:util';
 
 const trace = debuglog('mine-assist');
@@ -254,58 +252,3 @@ function meanOf(image: RgbaImage, box: Rect): number[] {
   }
   return n ? sum.map((v) => v / n) : [NaN, NaN, NaN];
 }
-
-/**
- * The sides on which cells beyond the grid read clearly as counts or flags: the board goes on there (the
- * grid was trimmed short of it, as on a crop where the cut column fits the skin better than the board's
- * first columns). Only counts and flags are taken as proof: a frame can look like a hidden cell or an
- * open 0, never like a number.
- */
-export function openSides(image: RgbaImage, grid: Grid, skin: Skin): Side[] {
-  if (!skin.templates.length) return goesOn(image, grid);
-  return stripsBeyond(image, grid)
-    .filter(([, strip, cells]) =>
-      classify(image, strip, skin, { cells, search: false }).some(
-        (r) => !r.unreadable && /^[1-8F]$/.test(r.cell) && r.distance <= CLEAR * skin.maxDistance,
-      ),
-    )
-    .map(([side]) => side);
-}
-
-/**
- * With no skin, the sides beyond which the cells look like the board's own (their clusters'): a strip of the
- * board's hidden or open cells past a side means the board goes on there (the grid found was part of it).
- */
-function goesOn(image: RgbaImage, grid: Grid): Side[] {
-  const clustered = clusterCells(image, grid);
-  if (!clustered) return [];
-  return stripsBeyond(image, grid)
-    .filter(([, strip]) => shareAlike(image, strip, clustered.clusters) >= GOES_ON)
-    .map(([side]) => side);
-}
-
-/** This share of a strip's cells looking like the board's is more board. */
-const GOES_ON = 0.3;
-
-/** A count or flag read this close (a share of the skin's limit) beyond the grid is board. */
-const CLEAR = 0.5;
-
-/** The row or column of cells just past each side of the grid, where it lies inside the image. */
-function stripsBeyond(image: RgbaImage, grid: Grid): [Side, Grid, Coord[]][] {
-  const { left, top, right, bottom } = gridEdges(grid);
-  const { lefts: _lefts, ...column } = grid;
-  const { tops: _tops, ...row } = grid;
-  const beyond: [Side, Grid, Coord[]][] = [
-    ['left', { ...column, cols: 1, left: left - grid.pitchX }, columnCells(grid.rows)],
-    ['right', { ...column, cols: 1, left: right }, columnCells(grid.rows)],
-    ['top', { ...row, rows: 1, top: top - grid.pitchY }, rowCells(grid.cols)],
-    ['bottom', { ...row, rows: 1, top: bottom }, rowCells(grid.cols)],
-  ];
-  return beyond.filter(([, strip]) => {
-    const e = gridEdges(strip);
-    return e.left >= 0 && e.top >= 0 && e.right <= image.width && e.bottom <= image.height;
-  });
-}
-
-const columnCells = (rows: number): Coord[] => Array.from({ length: rows }, (_, r): Coord => [r, 0]);
-const rowCells = (cols: number): Coord[] => Array.from({ length: cols }, (_, c): Coord => [0, c]);

@@ -69,7 +69,7 @@ export function analyzePosition(board: Board, options: PositionOptions): Positio
     );
   if (options.openSides?.length)
     notes.push(
-      `cells beyond the board's ${options.openSides.join(' and ')} side look like board: ` +
+      `cells beyond the board's ${options.openSides.join(' and ')} side read as cells of the board: ` +
         'the board may go on there, so the counts along it and the mine total are not used',
     );
   if (options.coveredSides?.length)
