@@ -1,4 +1,4 @@
-import type { Analysis, Board, Coord, CounterModel, Grid, Reading, RgbaImage } from '../common/types';
+import type { Analysis, Board, Coord, CounterModel, Grid, Reading, Rect, RgbaImage } from '../common/types';
 import { blurred, decode, isLossy } from '../image/decode';
 import { type Located, type OutlineFinder, SeveralBoardsError, locateAll } from '../locate/locate';
 import { fitGrid } from '../locate/grid';
@@ -240,9 +240,12 @@ async function readFrom(
   const up = located.k;
   const k = shrinkFactor(candidates, up);
   const view = k > 1 ? shrinkImage(image, k) : image;
-  const grids = candidates.map((c) => () => scaleGrid(fitGrid(located.image, c), up / k));
+  const boards = candidates.map((c) => ({
+    grid: once(() => scaleGrid(fitGrid(located.image, c), up / k)),
+    boxes: once(() => c.boxes.map((b) => scaleRect(b, up / k))),
+  }));
   const atScale = (read: SkinReading): SkinReading => ({ ...read, grid: scaleGrid(read.grid, k) });
-  const read = await readBoard(view, grids, skinName, found, k).catch((err: unknown) => {
+  const read = await readBoard(view, boards, skinName, found, k).catch((err: unknown) => {
     if (!(err instanceof MisplacedError)) throw err;
     throw new MisplacedError(err.message, () => {
       const moved = err.halfACellOver();
@@ -251,6 +254,19 @@ async function readFrom(
   });
   return atScale(read);
 }
+
+/** A value made on first use, then kept: a candidate's grid is fitted only if a reader asks for it. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
+}
+
+const scaleRect = (r: Rect, k: number): Rect => ({
+  left: r.left * k,
+  top: r.top * k,
+  width: r.width * k,
+  height: r.height * k,
+});
 
 /** Board → deductions, probabilities, reasons (or the conflict): the solver alone, for any board. */
 export function analyzeBoard(board: Board, file: string, options: AnalyzeOptions = {}): Analysis {
