@@ -2,7 +2,7 @@ import type { Analysis, Board, Coord, CounterModel, Grid, Reading, Rect, RgbaIma
 import { blurred, decode, isLossy } from '../image/decode';
 import { type Located, type OutlineFinder, SeveralBoardsError, locateAll } from '../locate/locate';
 import { fitGrid } from '../locate/grid';
-import { scaleGrid, shrinkImage } from '../image/pixels';
+import { gridEdges, scaleGrid, shrinkImage } from '../image/pixels';
 import { analyzePosition, rereadings } from '../solve/position';
 import { cellName, parseCellName } from '../common/board';
 import { counterTotal, readCounter } from '../counter/counter';
@@ -20,6 +20,7 @@ import { cutSides, openSides, type Side } from '../read/cut';
 import { warmSolver } from '../solve/solve';
 import { unframedSides, windowSides } from '../locate/frame';
 import { mayBeFlags } from '../read/classify';
+import { SKINLESS } from '../read/skinless';
 
 export interface AnalyzeOptions {
   /**
@@ -172,7 +173,35 @@ async function readScreenshot(
     );
   }
   if (own instanceof Error) return opencv;
-  return score(own) > score(opencv) ? own : opencv;
+  return wider(own, opencv) ?? (score(own) > score(opencv) ? own : opencv);
+}
+
+/**
+ * Of two skin-free readings of one lattice where one grid takes in the other, the larger: both read enough, and
+ * its further rows or columns have the board's looks (read/bounds.ts), so one finder's grid stopped short.
+ */
+function wider(a: SkinReading, b: SkinReading): SkinReading | null {
+  if (a.skin.name !== SKINLESS || b.skin.name !== SKINLESS) return null;
+  if (a.grid.rows * a.grid.cols < b.grid.rows * b.grid.cols) [a, b] = [b, a];
+  return a.grid.rows * a.grid.cols > b.grid.rows * b.grid.cols && takesIn(a.grid, b.grid) ? a : null;
+}
+
+/** Whether `outer` has about `inner`'s pitch and its cells lie on `outer`'s, within it. */
+function takesIn(outer: Grid, inner: Grid): boolean {
+  const [o, i] = [gridEdges(outer), gridEdges(inner)];
+  const [qx, qy] = [outer.pitchX / 4, outer.pitchY / 4];
+  const near = (p: number, q: number) => Math.abs(p - q) <= 0.02 * q;
+  const onLattice = (d: number, pitch: number) => Math.abs(d / pitch - Math.round(d / pitch)) <= 0.25;
+  return (
+    near(inner.pitchX, outer.pitchX) &&
+    near(inner.pitchY, outer.pitchY) &&
+    onLattice(i.left - o.left, outer.pitchX) &&
+    onLattice(i.top - o.top, outer.pitchY) &&
+    i.left >= o.left - qx &&
+    i.top >= o.top - qy &&
+    i.right <= o.right + qx &&
+    i.bottom <= o.bottom + qy
+  );
 }
 
 const score = (read: SkinReading) =>

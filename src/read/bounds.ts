@@ -11,6 +11,8 @@ import { readWithoutSkin } from './skinless';
 export interface Candidate {
   grid: () => Grid;
   boxes: () => Rect[];
+  /** Read only if every row and column of it has the board's looks (a grid placed by a skin that did not fit). */
+  whole?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export function readBoundedWithoutSkin(
       continue;
     const grid = boundByLooks(image, found, boxes);
     if (!grid || Math.min(grid.rows, grid.cols) < MIN_SIDE) continue;
+    if (candidate.whole && (grid.rows !== found.rows || grid.cols !== found.cols)) continue;
     const readings = readWithoutSkin(image, grid, atLeast);
     first ??= { grid, readings };
     const known = readings.filter((r) => !r.unreadable).length;

@@ -42,8 +42,11 @@ export async function readBoard(
     return { ...read, readings: rereadOnPixels(view, read) };
   const shrunk = misplaced || small || partial ? null : readShrunk(view, read);
   if (shrunk) return shrunk;
-  // no skin explains the board: the locator's grids as found, bounded and read without one
-  const skinless = givenSkin(skinName) ? null : readSkinFree(view, candidates, 1 - MAX_UNREADABLE);
+  // no skin explains the board: the locator's grids, bounded and read without one (the closest skin's placement of
+  // its grid is one more, if bounding keeps all of it: a grid as fitted can sit a little off where a skin's climb
+  // set it right, but a climb can also stretch the pitch, and then the far cells straddle two)
+  const placed = { grid: () => chosen.grid, boxes: chosen.boxes, whole: true };
+  const skinless = givenSkin(skinName) ? null : readSkinFree(view, [...candidates, placed], 1 - MAX_UNREADABLE);
   if (skinless) return skinless;
   if (distant)
     throw new Error(
