@@ -41,7 +41,7 @@ test.each(PARTS)('%s: the part our own outlines find is %j, its %s side in doubt
   const found = await locateAll(image, 'own');
   const read = await readCells(
     image,
-    found.map((c) => () => fitGrid(image, c)),
+    found.map((c) => ({ grid: () => fitGrid(image, c), boxes: () => c.boxes })),
     'google',
     {},
     1,

@@ -30,7 +30,7 @@ test("the board read from our own outlines is the board read from OpenCV's, cell
       const found = await locateAll(image, finder);
       const read = await readBoard(
         image,
-        found.map((c) => () => fitGrid(image, c)),
+        found.map((c) => ({ grid: () => fitGrid(image, c), boxes: () => c.boxes })),
         undefined,
         {},
         1,

@@ -1,8 +1,8 @@
-import type { Analysis, Board, Coord, CounterModel, Grid, Reading, RgbaImage } from '../common/types';
+import type { Analysis, Board, Coord, CounterModel, Grid, Reading, Rect, RgbaImage } from '../common/types';
 import { blurred, decode, isLossy } from '../image/decode';
 import { type Located, type OutlineFinder, SeveralBoardsError, locateAll } from '../locate/locate';
 import { fitGrid } from '../locate/grid';
-import { scaleGrid, shrinkImage } from '../image/pixels';
+import { gridEdges, scaleGrid, shrinkImage } from '../image/pixels';
 import { analyzePosition, rereadings } from '../solve/position';
 import { cellName, parseCellName } from '../common/board';
 import { counterTotal, readCounter } from '../counter/counter';
@@ -22,6 +22,7 @@ import { growAlongLattice } from '../read/lattice';
 import { warmSolver } from '../solve/solve';
 import { unframedSides, windowSides } from '../locate/frame';
 import { mayBeFlags } from '../read/classify';
+import { SKINLESS } from '../read/skinless';
 
 export interface AnalyzeOptions {
   /**
@@ -175,7 +176,35 @@ async function readScreenshot(
     );
   }
   if (own instanceof Error) return opencv;
-  return score(own) > score(opencv) ? own : opencv;
+  return wider(own, opencv) ?? (score(own) > score(opencv) ? own : opencv);
+}
+
+/**
+ * Of two skin-free readings of one lattice where one grid takes in the other, the larger: both read enough, and
+ * its further rows or columns have the board's looks (read/bounds.ts), so one finder's grid stopped short.
+ */
+function wider(a: SkinReading, b: SkinReading): SkinReading | null {
+  if (a.skin.name !== SKINLESS || b.skin.name !== SKINLESS) return null;
+  if (a.grid.rows * a.grid.cols < b.grid.rows * b.grid.cols) [a, b] = [b, a];
+  return a.grid.rows * a.grid.cols > b.grid.rows * b.grid.cols && takesIn(a.grid, b.grid) ? a : null;
+}
+
+/** Whether `outer` has about `inner`'s pitch and its cells lie on `outer`'s, within it. */
+function takesIn(outer: Grid, inner: Grid): boolean {
+  const [o, i] = [gridEdges(outer), gridEdges(inner)];
+  const [qx, qy] = [outer.pitchX / 4, outer.pitchY / 4];
+  const near = (p: number, q: number) => Math.abs(p - q) <= 0.02 * q;
+  const onLattice = (d: number, pitch: number) => Math.abs(d / pitch - Math.round(d / pitch)) <= 0.25;
+  return (
+    near(inner.pitchX, outer.pitchX) &&
+    near(inner.pitchY, outer.pitchY) &&
+    onLattice(i.left - o.left, outer.pitchX) &&
+    onLattice(i.top - o.top, outer.pitchY) &&
+    i.left >= o.left - qx &&
+    i.top >= o.top - qy &&
+    i.right <= o.right + qx &&
+    i.bottom <= o.bottom + qy
+  );
 }
 
 /** The sides past which the board goes on (read/open.ts). */
@@ -250,9 +279,12 @@ async function readFrom(
   const up = located.k;
   const k = shrinkFactor(candidates, up);
   const view = k > 1 ? shrinkImage(image, k) : image;
-  const grids = candidates.map((c) => () => scaleGrid(fitGrid(located.image, c), up / k));
+  const boards = candidates.map((c) => ({
+    grid: once(() => scaleGrid(fitGrid(located.image, c), up / k)),
+    boxes: once(() => c.boxes.map((b) => scaleRect(b, up / k))),
+  }));
   const atScale = (read: SkinReading): SkinReading => ({ ...read, grid: scaleGrid(read.grid, k) });
-  const read = await readBoard(view, grids, skinName, found, k).then(
+  const read = await readBoard(view, boards, skinName, found, k).then(
     (part) => growAlongLattice(view, part),
     (err: unknown) => {
       if (!(err instanceof MisplacedError)) throw err;
@@ -264,6 +296,19 @@ async function readFrom(
   );
   return atScale(read);
 }
+
+/** A value made on first use, then kept: a candidate's grid is fitted only if a reader asks for it. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
+}
+
+const scaleRect = (r: Rect, k: number): Rect => ({
+  left: r.left * k,
+  top: r.top * k,
+  width: r.width * k,
+  height: r.height * k,
+});
 
 /** Board → deductions, probabilities, reasons (or the conflict): the solver alone, for any board. */
 export function analyzeBoard(board: Board, file: string, options: AnalyzeOptions = {}): Analysis {

@@ -2,7 +2,7 @@
 // aligned to the chosen one, outer strips that are not board trimmed; the skin-free fallback when no skin
 // fits; boards too small, too fine or read too poorly refused.
 import { debuglog } from 'node:util';
-import type { Analysis, Cell, Grid, Reading, RgbaImage, Skin, SkinFit } from '../common/types';
+import type { Analysis, Cell, Grid, Reading, Rect, RgbaImage, Skin, SkinFit } from '../common/types';
 import { trimGrid } from '../locate/grid';
 import { classify } from './classify';
 import { BEYOND_ROUNDING, meanNearest, nearestDistances } from './nearest';
@@ -12,6 +12,7 @@ import { scaleGrid, shiftGrid } from '../image/pixels';
 import { builtinSkinNames, loadSkin } from '../skin/skin';
 import { SKINLESS, readWithoutSkin } from './skinless';
 import { readResampled } from './resampled';
+import { type Candidate, latticeBeyond, readBoundedWithoutSkin } from './bounds';
 
 const trace = debuglog('mine-assist');
 
@@ -21,31 +22,36 @@ const trace = debuglog('mine-assist');
  */
 export async function readBoard(
   view: RgbaImage,
-  grids: (() => Grid)[],
+  candidates: Candidate[],
   skinName: SkinChoice,
   found: Partial<Analysis>,
   k: number,
 ): Promise<SkinReading> {
-  if (skinName === 'none') return readSkinless(view, grids[0]());
   const except = typeof skinName === 'object' && 'except' in skinName ? skinName.except : [];
-  const chosen = await chooseBoard(view, grids, skinName);
+  if (skinName === 'none')
+    return readSkinFree(view, candidates, 0, except) ?? readSkinless(view, candidates[0].grid(), 0, except);
+  const chosen = await chooseBoard(view, candidates, skinName);
   Object.assign(found, { grid: scaleGrid(chosen.grid, k), region: regionOf(scaleGrid(chosen.grid, k)) });
   const read = readCells(view, chosen.grid, chosen.skin);
   const unreadable = unreadableShare(read.readings);
   const misplaced = !cellsPlaced(view, read.grid, read.skin);
   const distant = read.fit.meanDistance > POOR_FIT * read.skin.maxDistance;
   const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
-  if (!distant && !misplaced && !small && unreadable <= MAX_UNREADABLE) {
+  const beyond = givenSkin(skinName) ? 0 : latticeBeyond(read.grid, chosen.boxes());
+  const partial = beyond > MAX_BEYOND;
+  trace('skin %s reads %d×%d; lattice beyond it %s', read.skin.name, read.grid.rows, read.grid.cols, beyond.toFixed(3));
+  if (!distant && !misplaced && !small && !partial && unreadable <= MAX_UNREADABLE) {
     const reread = { ...read, readings: rereadOnPixels(view, read) };
     return givenSkin(skinName) ? reread : (readsMoreSkinFree(view, reread, except) ?? reread);
   }
-  const shrunk = misplaced || small ? null : readShrunk(view, read);
+  const shrunk = misplaced || small || partial ? null : readShrunk(view, read);
   if (shrunk) return shrunk;
-  const skinless =
-    givenSkin(skinName) || Math.min(chosen.grid.rows, chosen.grid.cols) < 5
-      ? null
-      : readSkinless(view, chosen.grid, 1 - MAX_UNREADABLE, except);
-  if (skinless && readsEnough(skinless.readings)) return skinless;
+  // no skin explains the board: the locator's grids, bounded and read without one (the closest skin's placement of
+  // its grid is one more, if bounding keeps all of it: a grid as fitted can sit a little off where a skin's climb
+  // set it right, but a climb can also stretch the pitch, and then the far cells straddle two)
+  const placed = { grid: () => chosen.grid, boxes: chosen.boxes, whole: true };
+  const skinless = givenSkin(skinName) ? null : readSkinFree(view, [...candidates, placed], 1 - MAX_UNREADABLE, except);
+  if (skinless) return skinless;
   if (distant)
     throw new Error(
       `no skin fits this board (closest: ${read.skin.name}, mean distance ${read.fit.meanDistance.toFixed(1)}); ` +
@@ -66,7 +72,7 @@ export async function readBoard(
       },
     );
   }
-  if (small)
+  if (small || partial)
     throw new Error(`no board found: only ${read.grid.rows}×${read.grid.cols} cells look like skin ${read.skin.name}`);
   throw new Error(
     `the board is read poorly: ${Math.round(100 * unreadable)}% of its ${read.readings.length} cells ` +
@@ -197,8 +203,25 @@ function readsEnough(readings: Reading[]): boolean {
   );
 }
 
+/**
+ * The candidate grids bounded and read skin-free (bounds.ts): the best reading that reads enough; with `atLeast` 0
+ * (`--skin none`), the first candidate's reading when none does.
+ */
+function readSkinFree(
+  view: RgbaImage,
+  candidates: Candidate[],
+  atLeast: number,
+  except: readonly string[],
+): SkinReading | null {
+  const read = readBoundedWithoutSkin(view, candidates, readsEnough, atLeast, atLeast === 0, except);
+  return read && skinlessReading(read.grid, read.readings);
+}
+
 function readSkinless(view: RgbaImage, grid: Grid, atLeast = 0, except: readonly string[] = []): SkinReading {
-  const readings = readWithoutSkin(view, grid, atLeast, except);
+  return skinlessReading(grid, readWithoutSkin(view, grid, atLeast, except));
+}
+
+function skinlessReading(grid: Grid, readings: Reading[]): SkinReading {
   const known = readings.filter((r) => !r.unreadable).length / Math.max(1, readings.length);
   return {
     skin: { name: SKINLESS, cellSize: grid.pitchX, inset: 0, maxDistance: 0, maxRatio: 0, templates: [] },
@@ -348,6 +371,12 @@ const MIN_PITCH = 5;
 /** Fewer rows or columns than this is a few cell-like tiles (a toolbar, a corner of another game), not a board. */
 const MIN_SIDE_CELLS = 4;
 
+/**
+ * A skin that reads a grid with more than this share of the lattice's outlines beyond it explains only part of the
+ * board (a wrong skin matching its hidden cells): no skin explains the board.
+ */
+const MAX_BEYOND = 0.2;
+
 /** A board with more of its cells unreadable than this is not a board the skin reads: no answer is better. */
 export const MAX_UNREADABLE = 0.3;
 
@@ -358,15 +387,15 @@ export const MAX_UNREADABLE = 0.3;
  */
 async function chooseBoard(
   image: RgbaImage,
-  candidates: (() => Grid)[],
+  candidates: Candidate[],
   skinName: SkinChoice,
-): Promise<{ grid: Grid; skin: Skin }> {
+): Promise<{ grid: Grid; skin: Skin; boxes: () => Rect[] }> {
   const skins = await skinsToTry(skinName);
   if (!skins.length) throw new Error('no skins available');
   const fitOf = (grid: Grid, skin: Skin) =>
     mean(nearestDistances(image, grid, skin, sampleCells(grid, 64))) / skin.maxDistance;
-  const closest: { grid: Grid; skin: Skin; fit: number; rivals: Skin[] }[] = [];
-  for (const gridOf of candidates) {
+  const closest: { grid: Grid; skin: Skin; fit: number; rivals: Skin[]; boxes: () => Rect[] }[] = [];
+  for (const { grid: gridOf, boxes } of candidates) {
     const grid = gridOf();
     if (Math.min(grid.pitchX, grid.pitchY) < MIN_PITCH) continue;
     const best = closestSkin(image, grid, skins);
@@ -378,14 +407,14 @@ async function chooseBoard(
       best.skin.name,
       best.fit.toFixed(3),
     );
-    if (best.fit <= GOOD_SAMPLE) return best;
-    closest.push(best);
+    if (best.fit <= GOOD_SAMPLE) return { ...best, boxes };
+    closest.push({ ...best, boxes });
   }
   // a skin that sits a little farther on the grid as found may fit far better once the grid is aligned to it
-  const aligned = closest.flatMap(({ grid, skin, rivals }) =>
+  const aligned = closest.flatMap(({ grid, skin, rivals, boxes }) =>
     [skin, ...rivals].map((s) => {
       const shifted = alignToSkin(image, grid, s);
-      return { grid: shifted, skin: s, fit: fitOf(shifted, s) };
+      return { grid: shifted, skin: s, fit: fitOf(shifted, s), boxes };
     }),
   );
   if (!aligned.length) throw new Error(`no board found: the only grids in the image have cells under ${MIN_PITCH} px`);
