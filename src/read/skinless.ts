@@ -144,10 +144,11 @@ function unreadable(grid: Grid): Reading[] {
  * a colour that digit may have (any colour the number colours do not give to another digit), else ink in a
  * number colour, each palette entry about as close as the nearest (navy 4 vs blue 1 when blurred). The open
  * look is that of the counts showing the most different numbers (a flag in a number's colour is one look, one
- * colour); the hidden look that of the plain cluster least like them, and every plain look clearly nearer a
- * hidden look than an open one. Other inked clusters nearer the open look are counts too (open cells can be
- * shaded by place). Plain clusters are 0 or hidden by the look they are clearly nearer, else either, for SAT to
- * decide. Inked clusters of the hidden look with more ink than the bare tile, not shaped like a question mark,
+ * colour); the hidden look that of the commonest plain cluster clearly unlike them, and every plain look of its
+ * colour clearly nearer a hidden look than an open one. Other inked clusters nearer the open look are counts too
+ * (open cells can be shaded by place). Plain clusters are 0 or hidden by the look they are clearly nearer, else
+ * either, for SAT to decide, when they have an open or a hidden cell's colour. Inked clusters of the hidden look
+ * with more ink than the bare tile, not shaped like a question mark, in a colour or shaped like a flag or a mine,
  * are flags.
  */
 function labelClusters(
@@ -182,10 +183,13 @@ function labelClusters(
   // a raised tile's bevel inside the patch reads as grey ink: when no plain cells do, such cells may be the hidden
   // look (but flags and mines drawn in grey are too: only the hidden look's own cluster is read as hidden)
   const shaded = clusters.filter((c) => c.inkShare >= MIN_INK && !inked.includes(c) && grey(c.ink));
-  const unlike = (cs: Cluster[]) =>
-    cs
-      .filter((c) => c.members.length >= 2 && toLooks(c, counts) > SAME_LOOK)
-      .sort((a, b) => toLooks(b, counts) - toLooks(a, counts))[0];
+  // the hidden look: clearly unlike every count's, the commonest such (a few mines shown in a colour of their own
+  // are the most unlike of all)
+  const unlike = (cs: Cluster[]) => {
+    const far = (d: number) => cs.filter((c) => c.members.length >= 2 && toLooks(c, counts) > d);
+    const commonest = (list: Cluster[]) => [...list].sort((a, b) => b.members.length - a.members.length)[0];
+    return commonest(far(2 * SAME_LOOK)) ?? commonest(far(SAME_LOOK));
+  };
   const seed = unlike(plain) ?? unlike(shaded);
   const hidden = seed ? [seed] : [];
   const nearer = (c: Cluster, a: Cluster[], b: Cluster[], ratio: number) =>
@@ -196,12 +200,13 @@ function labelClusters(
     if (counts.includes(c) || nearer(c, counts, hidden, NEARER) || shapedCount(c)) labels.set(c, candidates(c));
   }
   const open = [...labels.keys()];
-  // hidden cells can show several looks (a checkerboard, a shade beside open cells): a plain look clearly nearer
-  // a hidden one than any open one is hidden too
+  // hidden cells can show several looks (a checkerboard, a shade beside open cells): a plain look of a hidden
+  // one's colour, clearly nearer it than any open one, is hidden too (a mine shown on its own colour is not)
+  const hiddenColour = (c: Cluster) => hidden.some((h) => colourDistance(c.background, h.background) <= SAME_COLOUR);
   for (let grown = true; grown;) {
     grown = false;
     for (const c of plain) {
-      if (hidden.includes(c) || !nearer(c, hidden, open, NEARER)) continue;
+      if (hidden.includes(c) || !hiddenColour(c) || !nearer(c, hidden, open, NEARER)) continue;
       hidden.push(c);
       grown = true;
     }
@@ -213,18 +218,20 @@ function labelClusters(
       c.members.length >= 2 && open.some((o) => colourDistance(c.background, o.background) <= SAME_COLOUR);
     if (nearer(c, open, hidden, NEARER) && openColour) labels.set(c, ['0']);
     else if (hidden.includes(c)) labels.set(c, ['.']);
-    else if (c.members.length >= 2) undecided.push(c);
+    else if (openColour || (c.members.length >= 2 && hiddenColour(c))) undecided.push(c);
   }
   for (const c of undecided.sort((a, b) => b.members.length - a.members.length).slice(0, 3)) labels.set(c, ['0', '.']);
   if (seed && shaded.includes(seed)) labels.set(seed, ['.']);
   // on the hidden look, a flag is what a game draws on most, in any colour and shape: ink more than the tile's own
-  // (its bevel), not shaped like a question mark
+  // (its bevel), not shaped like a question mark, and in a colour unless shaped like a flag or a mine (a tile's
+  // bevel drawn a pixel wider, at 50 %, is grey ink too)
   const tileInk = seed?.inkShare ?? 0;
   for (const c of clusters) {
     if (
       showsInk(c) &&
       c.inkShare >= tileInk + MIN_INK &&
       shapes.get(c) !== '?' &&
+      (!grey(c.ink) || shapes.get(c) === 'F' || shapes.get(c) === '*') &&
       !labels.has(c) &&
       // a tile shaded beside open cells (Google) is the hidden look less closely: then far nearer it than an open one
       nearer(c, hidden, open, toLooks(c, hidden) <= SAME_LOOK ? NEARER : FAR_NEARER)
