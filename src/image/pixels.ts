@@ -92,3 +92,24 @@ export function grownGrid(g: Grid, side: Side): Grid {
   }
   return grid;
 }
+
+/** Whether two grids are the same: size, place, pitch and every line. */
+export function sameGrid(a: Grid, b: Grid): boolean {
+  return (
+    a.rows === b.rows &&
+    a.cols === b.cols &&
+    a.left === b.left &&
+    a.top === b.top &&
+    a.pitchX === b.pitchX &&
+    a.pitchY === b.pitchY &&
+    sameLines(a.lefts, b.lefts) &&
+    sameLines(a.tops, b.tops)
+  );
+}
+
+function sameLines(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

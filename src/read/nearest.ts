@@ -1,6 +1,7 @@
 // How well a grid sits on a skin: each cell's distance to its nearest template.
 import type { Coord, Grid, RgbaImage, Skin } from '../common/types';
 import { CELLS_STOP, nearestCells } from '../image/patch';
+import { sameGrid } from '../image/pixels';
 import { prepareTemplates } from './templates';
 
 /**
@@ -114,26 +115,6 @@ function knownOf(image: RgbaImage, skin: Skin, grid: Grid): Float64Array {
   const known = new Float64Array(grid.rows * grid.cols).fill(NaN);
   grids.push({ grid, known });
   return known;
-}
-
-function sameGrid(a: Grid, b: Grid): boolean {
-  return (
-    a.rows === b.rows &&
-    a.cols === b.cols &&
-    a.left === b.left &&
-    a.top === b.top &&
-    a.pitchX === b.pitchX &&
-    a.pitchY === b.pitchY &&
-    sameLines(a.lefts, b.lefts) &&
-    sameLines(a.tops, b.tops)
-  );
-}
-
-function sameLines(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 const memo = new WeakMap<RgbaImage, WeakMap<Skin, { grid: Grid; known: Float64Array }[]>>();

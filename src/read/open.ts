@@ -2,7 +2,7 @@
 // board's own cells of any kind. The grid then holds part of the board, and the counts along that side see cells
 // not read.
 import type { Coord, Grid, Reading, RgbaImage, Side, Skin } from '../common/types';
-import { gridEdges } from '../image/pixels';
+import { gridEdges, sameGrid } from '../image/pixels';
 import { classify } from './classify';
 import { seenByLooks } from './looks';
 import { clusterCells, shareAlike } from './clusters';
@@ -72,16 +72,6 @@ export function beyondSides(image: RgbaImage, grid: Grid, skin: Skin, readings: 
 }
 
 const seenBeyond = new WeakMap<Reading[], { image: RgbaImage; grid: Grid; skin: Skin; beyond: Beyond[] }>();
-
-const sameGrid = (a: Grid, b: Grid): boolean =>
-  a.rows === b.rows &&
-  a.cols === b.cols &&
-  a.left === b.left &&
-  a.top === b.top &&
-  a.pitchX === b.pitchX &&
-  a.pitchY === b.pitchY &&
-  String(a.lefts) === String(b.lefts) &&
-  String(a.tops) === String(b.tops);
 
 /**
  * With a skin, the cells beyond are read by its templates; a board read without one (the generic reader) has them

@@ -39,7 +39,8 @@ export async function readBoard(
   const small = Math.min(read.grid.rows, read.grid.cols) < MIN_SIDE_CELLS;
   const beyond = givenSkin(skinName) ? 0 : latticeBeyond(read.grid, chosen.boxes());
   const partial = beyond > MAX_BEYOND;
-  trace('skin %s reads %d×%d; lattice beyond it %s', read.skin.name, read.grid.rows, read.grid.cols, beyond.toFixed(3));
+  const { rows, cols } = read.grid;
+  trace('skin %s reads %d×%d; lattice beyond it %s', read.skin.name, rows, cols, beyond.toFixed(3));
   if (!distant && !misplaced && !small && !partial && unreadable <= MAX_UNREADABLE) {
     const reread = { ...read, readings: rereadOnPixels(view, read) };
     return givenSkin(skinName) ? reread : (readsMoreSkinFree(view, reread, except) ?? reread);

@@ -109,6 +109,12 @@ function byShape(
         parts.set(symbol, [...(parts.get(symbol) ?? []), i]);
       }
     }
+    // a cluster most of whose cells show no symbol is a look of its own: a few of its cells shaped like one are its
+    // texture (a glossy tile's highlight drawn like a 1), not symbols
+    if ((parts.get('')?.length ?? 0) >= TEXTURE * c.members.length) {
+      out.push(c);
+      continue;
+    }
     for (const [symbol, members] of parts) {
       const part = parts.size === 1 ? c : { ...c, members };
       if (symbol) shapes.set(part, symbol);
@@ -118,6 +124,9 @@ function byShape(
   }
   return { clusters: out, shapes, doubtful };
 }
+
+/** A cluster with this share of its cells showing no symbol shows none. */
+const TEXTURE = 0.5;
 
 /** A shape this near a symbol (shapeDistance), and this many times nearer than any other symbol, is that symbol. */
 const SHAPE = { distance: 0.28, ratio: 1.2, sample: 8 };
@@ -144,7 +153,7 @@ function unreadable(grid: Grid): Reading[] {
  * a colour that digit may have (any colour the number colours do not give to another digit), else ink in a
  * number colour, each palette entry about as close as the nearest (navy 4 vs blue 1 when blurred). The open
  * look is that of the counts showing the most different numbers (a flag in a number's colour is one look, one
- * colour); the hidden look that of the commonest plain cluster clearly unlike them, and every plain look of its
+ * colour); the hidden look that of the common plain cluster least like them, and every plain look of its
  * colour clearly nearer a hidden look than an open one. Other inked clusters nearer the open look are counts too
  * (open cells can be shaded by place). Plain clusters are 0 or hidden by the look they are clearly nearer, else
  * either, for SAT to decide, when they have an open or a hidden cell's colour. Inked clusters of the hidden look
@@ -183,12 +192,14 @@ function labelClusters(
   // a raised tile's bevel inside the patch reads as grey ink: when no plain cells do, such cells may be the hidden
   // look (but flags and mines drawn in grey are too: only the hidden look's own cluster is read as hidden)
   const shaded = clusters.filter((c) => c.inkShare >= MIN_INK && !inked.includes(c) && grey(c.ink));
-  // the hidden look: clearly unlike every count's, the commonest such (a few mines shown in a colour of their own
-  // are the most unlike of all)
+  // the hidden look: of the plain looks unlike every count's and common (a few mines shown in a colour of their
+  // own are more unlike still), the least like them
   const unlike = (cs: Cluster[]) => {
-    const far = (d: number) => cs.filter((c) => c.members.length >= 2 && toLooks(c, counts) > d);
-    const commonest = (list: Cluster[]) => [...list].sort((a, b) => b.members.length - a.members.length)[0];
-    return commonest(far(2 * SAME_LOOK)) ?? commonest(far(SAME_LOOK));
+    const far = cs.filter((c) => c.members.length >= 2 && toLooks(c, counts) > SAME_LOOK);
+    const most = Math.max(0, ...far.map((c) => c.members.length));
+    return far
+      .filter((c) => c.members.length >= COMMON * most)
+      .sort((a, b) => toLooks(b, counts) - toLooks(a, counts))[0];
   };
   const seed = unlike(plain) ?? unlike(shaded);
   const hidden = seed ? [seed] : [];
@@ -267,6 +278,9 @@ const SAME_COLOUR = 30;
 
 /** A look at most this share of the distance to the other look is clearly that one. */
 const NEARER = 0.7;
+
+/** The hidden look has at least this share of the cells of the commonest look unlike the counts'. */
+const COMMON = 0.25;
 
 /** A look at most this share of the distance to the other look, however far from both, is that one. */
 const FAR_NEARER = 0.5;
